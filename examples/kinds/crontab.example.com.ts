@@ -1,0 +1,46 @@
+import * as z from "zod";
+import { defineKind } from "../../src/registry";
+
+/**
+ * The CronTab of the Kubernetes docs page "Versions in CustomResourceDefinitions":
+ * v1alpha1 says `endpoint: "host:port"`, v1beta1 renames it `hostPort`, v1 splits it into
+ * `host` and `port`. Converters exist only between neighbours, so v1alpha1 <-> v1 takes two
+ * steps. Every field is optional: partial objects (server-side apply fragments) convert too.
+ */
+export const cronTabExample = defineKind({
+  group: "example.com",
+  kind: "CronTab",
+  versions: {
+    v1alpha1: z.looseObject({ endpoint: z.string().optional() }),
+    v1beta1: z.looseObject({ hostPort: z.string().optional() }),
+    v1: z.looseObject({ host: z.string().optional(), port: z.string().optional() }),
+  },
+  converters: {
+    v1alpha1: {
+      v1beta1: ({ endpoint, ...rest }) => (endpoint === undefined ? rest : { ...rest, hostPort: endpoint }),
+    },
+    v1beta1: {
+      v1alpha1: ({ hostPort, ...rest }) => (hostPort === undefined ? rest : { ...rest, endpoint: hostPort }),
+      v1: ({ hostPort, ...rest }) => {
+        if (hostPort === undefined) return rest;
+        // Split at the last colon, so an IPv6 host such as "[::1]:80" keeps its own colons.
+        const colon = hostPort.lastIndexOf(":");
+        const host = hostPort.slice(0, colon);
+        const port = hostPort.slice(colon + 1);
+        if (colon < 0 || host === "" || port === "") {
+          throw new Error("hostPort could not be parsed into a separate host and port");
+        }
+        return { ...rest, host, port };
+      },
+    },
+    v1: {
+      v1beta1: ({ host, port, ...rest }) => {
+        if (host === undefined && port === undefined) return rest;
+        // Refuse what v1beta1 could not carry back unchanged.
+        if (!host || !port) throw new Error("host and port must both be set to form hostPort");
+        if (port.includes(":")) throw new Error(`port ${JSON.stringify(port)} must not contain ":"`);
+        return { ...rest, hostPort: `${host}:${port}` };
+      },
+    },
+  },
+});

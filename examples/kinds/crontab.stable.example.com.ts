@@ -1,0 +1,64 @@
+import * as z from "zod";
+import { defineKind } from "../../src/registry";
+
+/**
+ * The CronTab of the CRD conversion webhook KEP: v1 keeps the schedule as one string
+ * `spec.cronSpec` (five fields separated by spaces), v2 splits it into `min`, `hour`,
+ * `dayOfMonth`, `month` and `dayOfWeek`.
+ */
+const FIELDS = ["min", "hour", "dayOfMonth", "month", "dayOfWeek"] as const;
+
+const v1 = z.looseObject({
+  spec: z.looseObject({ cronSpec: z.string().optional(), image: z.string().optional() }).optional(),
+});
+const v2 = z.looseObject({
+  spec: z
+    .looseObject({
+      min: z.string().optional(),
+      hour: z.string().optional(),
+      dayOfMonth: z.string().optional(),
+      month: z.string().optional(),
+      dayOfWeek: z.string().optional(),
+      image: z.string().optional(),
+    })
+    .optional(),
+});
+
+export const cronTabStable = defineKind({
+  group: "stable.example.com",
+  kind: "CronTab",
+  versions: { v1, v2 },
+  converters: {
+    v1: {
+      v2: (object) => {
+        if (object.spec?.cronSpec === undefined) return object;
+        const { cronSpec, ...spec } = object.spec;
+        const parts = cronSpec.trim().split(/\s+/);
+        if (parts.length !== 5 || parts[0] === "") {
+          throw new Error(`invalid spec string, needs five parts: ${cronSpec}`);
+        }
+        const [min, hour, dayOfMonth, month, dayOfWeek] = parts as [string, string, string, string, string];
+        return { ...object, spec: { ...spec, min, hour, dayOfMonth, month, dayOfWeek } };
+      },
+    },
+    v2: {
+      v1: (object) => {
+        const spec = object.spec;
+        if (spec === undefined) return object;
+        const present = FIELDS.filter((field) => spec[field] !== undefined);
+        if (present.length === 0) return object;
+        const missing = FIELDS.filter((field) => spec[field] === undefined);
+        if (missing.length > 0) {
+          throw new Error(`spec.${missing.join(", spec.")} missing: all five schedule fields are needed to form spec.cronSpec`);
+        }
+        for (const field of FIELDS) {
+          if (!/^\S+$/.test(spec[field]!)) {
+            throw new Error(`spec.${field} ${JSON.stringify(spec[field])} must be one word, without spaces`);
+          }
+        }
+        const { min, hour, dayOfMonth, month, dayOfWeek, ...rest } = spec;
+        return { ...object, spec: { ...rest, cronSpec: [min, hour, dayOfMonth, month, dayOfWeek].join(" ") } };
+      },
+    },
+  },
+});

@@ -1,0 +1,153 @@
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { timingSafeEqual } from "hono/utils/buffer";
+import type { Config } from "./config";
+import { convertObjects, type BatchResult } from "./engine/convert";
+import { jsonLogger, type Logger } from "./log";
+import {
+  JsonError,
+  decodeJson,
+  encodeJson,
+  failureReply,
+  parseReview,
+  successReply,
+  type ConversionReview,
+} from "./protocol";
+import type { Registry } from "./registry";
+
+export interface AppOptions {
+  registry: Registry;
+  config: Config;
+  log?: Logger;
+  /** Milliseconds; injectable so tests can drive the budget. */
+  now?: () => number;
+}
+
+/**
+ * The one HTTP app, the same on every platform. HTTP concerns live here (routes, the path
+ * token, limits, status codes); what a review means lives in protocol/ and engine/.
+ * Statuses: 200 for every review, converted or failed (the apiserver shows the Failure message
+ * to users); 4xx only for requests that are not reviews at all.
+ */
+export function createApp(options: AppOptions): Hono {
+  const { registry, config, log = jsonLogger, now = Date.now } = options;
+  const app = new Hono();
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+
+  const tokenGuard: MiddlewareHandler = async (c, next) => {
+    const given = c.req.param("token");
+    if (config.tokens.length === 0 ? given !== undefined : !(await tokenMatches(config.tokens, given))) {
+      return notFound(c);
+    }
+    await next();
+  };
+  const methodGuard: MiddlewareHandler = async (c, next) => {
+    if (c.req.method !== "POST") {
+      return c.json({ error: "method not allowed: send the ConversionReview with POST" }, 405, { Allow: "POST" });
+    }
+    await next();
+  };
+  const contentTypeGuard: MiddlewareHandler = async (c, next) => {
+    if (!isJsonMediaType(c.req.header("content-type"))) {
+      return c.json({ error: "unsupported media type: send Content-Type: application/json" }, 415);
+    }
+    await next();
+  };
+  const sizeGuard = bodyLimit({
+    maxSize: config.bodyLimitBytes,
+    onError: (c) => {
+      log({ level: "warn", msg: "request rejected", status: 413 });
+      return c.json({ error: `request body is larger than the limit of ${config.bodyLimitBytes} bytes` }, 413);
+    },
+  });
+
+  const convert = async (c: Context) => {
+    const started = now();
+    const reject = (message: string) => {
+      log({ level: "warn", msg: "request rejected", status: 400, error: message });
+      return c.json({ error: message }, 400);
+    };
+    let decoded;
+    try {
+      decoded = decodeJson(await c.req.text());
+    } catch (error) {
+      if (error instanceof JsonError) return reject(error.message);
+      throw error;
+    }
+    const parsed = parseReview(decoded.value);
+    if (!parsed.ok) return reject(parsed.message);
+    const { review } = parsed;
+    const { request } = review;
+
+    const result = await convertObjects(registry, request.desiredAPIVersion, request.objects, {
+      deadline: started + config.budgetMs,
+      budgetMs: config.budgetMs,
+      now,
+    });
+    const body = encodeReply(review, result, decoded.lossless);
+    log({
+      level: body.failure ? "warn" : "info",
+      msg: "review converted",
+      uid: request.uid,
+      reviewVersion: review.apiVersion,
+      desiredAPIVersion: request.desiredAPIVersion,
+      objects: request.objects.length,
+      durationMs: now() - started,
+      result: body.failure ? "failure" : "success",
+      ...(body.failure ?? {}),
+    });
+    return c.body(body.text, 200, { "Content-Type": "application/json" });
+  };
+
+  const chain = [tokenGuard, methodGuard, contentTypeGuard, sizeGuard, convert] as const;
+  app.all("/convert", ...chain);
+  app.all("/convert/:token", ...chain);
+
+  app.notFound(notFound);
+  app.onError((error, c) => {
+    // Never a stack trace (or anything from the request) in the reply.
+    log({ level: "error", msg: "internal error", error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    return c.json({ error: "internal error" }, 500);
+  });
+  return app;
+}
+
+function notFound(c: Context) {
+  return c.json({ error: "not found" }, 404);
+}
+
+async function tokenMatches(tokens: readonly string[], given: string | undefined): Promise<boolean> {
+  if (given === undefined) return false;
+  // Compare against every token, so timing does not tell which one matched.
+  const results = await Promise.all(tokens.map((token) => timingSafeEqual(token, given)));
+  return results.includes(true);
+}
+
+function isJsonMediaType(header: string | undefined): boolean {
+  if (!header) return false;
+  const type = header.split(";", 1)[0]!.trim().toLowerCase();
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+interface EncodedReply {
+  text: string;
+  failure?: { cause: string; message: string };
+}
+
+function encodeReply(review: ConversionReview, result: BatchResult, lossless: boolean): EncodedReply {
+  if (!result.ok) {
+    return {
+      text: encodeJson(failureReply(review, result.message)),
+      failure: { cause: result.cause, message: result.message },
+    };
+  }
+  try {
+    return { text: encodeJson(successReply(review, result.objects), lossless) };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    // V8 parses any depth but cannot print beyond a few thousand levels.
+    const message = "an object is nested too deeply to be serialized";
+    return { text: encodeJson(failureReply(review, message)), failure: { cause: "invalid-object", message } };
+  }
+}

@@ -1,0 +1,224 @@
+import * as core from "zod/v4/core";
+import { parseApiVersion } from "../protocol/api-version";
+import type { KindDefinition } from "../registry/kind";
+import type { Registry } from "../registry/registry";
+import { describeObject } from "./describe";
+import { guardMetadata } from "./metadata";
+import { copyJson, isJsonObject, type JsonObject } from "./plain";
+
+/** Why a batch failed; metrics and logs count failures by it. */
+export type FailureCause =
+  | "invalid-object"
+  | "unknown-kind"
+  | "unknown-version"
+  | "schema-mismatch"
+  | "converter-error"
+  | "invalid-metadata"
+  | "budget-exceeded";
+
+export type BatchResult =
+  | { ok: true; objects: JsonObject[] }
+  | { ok: false; cause: FailureCause; message: string; index?: number };
+
+export interface BatchOptions {
+  /** Give up before this instant (in `now()` units, ms) rather than be killed mid-way. */
+  deadline?: number;
+  /** What the deadline stands for, for the message: the budget in ms. */
+  budgetMs?: number;
+  now?: () => number;
+}
+
+class ObjectFailure extends Error {
+  constructor(
+    readonly failure: FailureCause,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Converts every object of a review to `desiredAPIVersion`, each on its own, order kept.
+ * All or nothing: the first failure fails the batch, with a message naming the object, its
+ * versions and the cause (the apiserver shows it to users verbatim).
+ */
+export async function convertObjects(
+  registry: Registry,
+  desiredAPIVersion: string,
+  objects: readonly unknown[],
+  options: BatchOptions = {},
+): Promise<BatchResult> {
+  const desired = parseApiVersion(desiredAPIVersion);
+  if (!desired) {
+    return {
+      ok: false,
+      cause: "unknown-version",
+      message: `desiredAPIVersion ${JSON.stringify(desiredAPIVersion)} is not of the form group/version`,
+    };
+  }
+  const { deadline, now = Date.now } = options;
+  const converted: JsonObject[] = new Array(objects.length);
+  for (let index = 0; index < objects.length; index++) {
+    const object = objects[index];
+    if (deadline !== undefined && now() > deadline) {
+      return { ok: false, cause: "budget-exceeded", index, message: budgetMessage(index, objects, desiredAPIVersion, options) };
+    }
+    try {
+      const result = convertOne(registry, object, index, desiredAPIVersion, desired.group, desired.version);
+      // Await only what is really asynchronous: a microtask per object would cost more than
+      // a typical converter.
+      converted[index] = result instanceof Promise ? await result : result;
+    } catch (error) {
+      if (error instanceof ObjectFailure) return { ok: false, cause: error.failure, index, message: error.message };
+      throw error;
+    }
+  }
+  return { ok: true, objects: converted };
+}
+
+function convertOne(
+  registry: Registry,
+  object: unknown,
+  index: number,
+  desiredAPIVersion: string,
+  group: string,
+  version: string,
+): JsonObject | Promise<JsonObject> {
+  if (!isJsonObject(object)) {
+    const got = object === null ? "null" : Array.isArray(object) ? "an array" : `a ${typeof object}`;
+    throw new ObjectFailure("invalid-object", `object ${index} is not a JSON object but ${got}`);
+  }
+  const who = describeObject(index, object);
+  const { apiVersion, kind } = object;
+  const source = typeof apiVersion === "string" ? parseApiVersion(apiVersion) : undefined;
+  if (!source) {
+    throw new ObjectFailure("invalid-object", `${who}: apiVersion ${JSON.stringify(apiVersion) ?? "is missing"}, expected group/version`);
+  }
+  if (typeof kind !== "string" || kind.length === 0) {
+    throw new ObjectFailure("invalid-object", `${who}: kind is missing`);
+  }
+  const fail = (cause: FailureCause, reason: string): never => {
+    throw new ObjectFailure(cause, `${who} ${kind} ${apiVersion} -> ${desiredAPIVersion}: ${reason}`);
+  };
+
+  const original = object.metadata;
+  if (original !== undefined && original !== null && !isJsonObject(original)) {
+    fail("invalid-object", "metadata is not an object");
+  }
+  const metadata = isJsonObject(original) ? original : undefined;
+
+  if (source.group !== group) fail("unknown-kind", `cannot convert between API groups ${source.group} and ${group}`);
+  const def = registry.lookup(group, kind);
+  if (!def) fail("unknown-kind", `this webhook has no converters for ${kind} in group ${group} (it serves ${served(registry)})`);
+  const kindDef = def!;
+  for (const v of [source.version, version]) {
+    if (!kindDef.versions.has(v)) {
+      fail("unknown-version", `${v} is not a version of ${kind}.${group} (known: ${[...kindDef.versions.keys()].join(", ")})`);
+    }
+  }
+
+  if (source.version === version) {
+    // Nothing to convert: the apiserver does not normally send these, but answer correctly.
+    return { ...object, apiVersion: desiredAPIVersion, metadata: metadata ?? {} };
+  }
+
+  const sourceIssue = schemaIssue(kindDef.versions.get(source.version)!, object);
+  if (sourceIssue) fail("schema-mismatch", `does not match the ${source.version} schema: ${sourceIssue}`);
+
+  // Converters get a private copy of the metadata: whatever they do to it, the original
+  // survives to be restored.
+  const input: JsonObject = { ...object, metadata: metadata ? copyJson(metadata) : {} };
+  const finish = (result: unknown) => finishObject(result, kind, metadata, desiredAPIVersion, fail);
+  return runChain(kindDef, source.version, version, input, fail, finish);
+}
+
+function runChain(
+  def: KindDefinition,
+  from: string,
+  to: string,
+  input: JsonObject,
+  fail: (cause: FailureCause, reason: string) => never,
+  finish: (result: unknown) => JsonObject,
+): JsonObject | Promise<JsonObject> {
+  const steps = def.route(from, to)!;
+  const multiHop = steps.length > 1;
+  let current: unknown = input;
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!;
+    const where = multiHop ? ` (in step ${step.from} -> ${step.to})` : "";
+    let output: unknown;
+    try {
+      output = step.convert(current as never, { group: def.group, kind: def.kind, from: step.from, to: step.to });
+    } catch (error) {
+      fail("converter-error", `${errorMessage(error)}${where}`);
+    }
+    if (output instanceof Promise) {
+      // Continue the rest of the chain asynchronously, only when a converter is async.
+      return output.then(
+        (value) => {
+          checkStep(value, step.to, step.schema, where, fail);
+          return runChain(def, step.to, to, value as JsonObject, fail, finish);
+        },
+        (error) => fail("converter-error", `${errorMessage(error)}${where}`),
+      );
+    }
+    checkStep(output, step.to, step.schema, where, fail);
+    current = output;
+  }
+  return finish(current);
+}
+
+function checkStep(
+  output: unknown,
+  version: string,
+  schema: core.$ZodType,
+  where: string,
+  fail: (cause: FailureCause, reason: string) => never,
+): void {
+  if (!isJsonObject(output)) {
+    fail("converter-error", `the converter returned ${output === null ? "null" : Array.isArray(output) ? "an array" : typeof output}, not an object${where}`);
+  }
+  const issue = schemaIssue(schema, output);
+  if (issue) fail("converter-error", `the converter's result does not match the ${version} schema: ${issue}${where}`);
+}
+
+function finishObject(
+  result: unknown,
+  kind: string,
+  original: JsonObject | undefined,
+  desiredAPIVersion: string,
+  fail: (cause: FailureCause, reason: string) => never,
+): JsonObject {
+  const out = result as JsonObject;
+  const guarded = guardMetadata(original, out.metadata);
+  if ("error" in guarded) fail("invalid-metadata", guarded.error);
+  out.apiVersion = desiredAPIVersion;
+  out.kind = kind;
+  out.metadata = (guarded as { metadata: JsonObject }).metadata;
+  return out;
+}
+
+function schemaIssue(schema: core.$ZodType, value: unknown): string | undefined {
+  const result = core.safeParse(schema, value);
+  if (result.success) return undefined;
+  const issue = result.error.issues[0]!;
+  const path = issue.path.map(String).join(".");
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  if (typeof error === "string" && error) return error;
+  return `the converter threw ${error instanceof Error ? error.name : String(error)}`;
+}
+
+function served(registry: Registry): string {
+  return registry.kinds.map((k) => `${k.kind}.${k.group}`).join(", ") || "no kinds";
+}
+
+function budgetMessage(index: number, objects: readonly unknown[], desired: string, options: BatchOptions): string {
+  const object = objects[index];
+  const what = isJsonObject(object) ? ` (${String(object.kind)} ${String(object.apiVersion)} -> ${desired})` : "";
+  const budget = options.budgetMs !== undefined ? `conversion budget of ${options.budgetMs} ms` : "conversion deadline";
+  return `${budget} exceeded after ${index} of ${objects.length} objects${what}`;
+}

@@ -1,0 +1,46 @@
+import { annotationsError, labelsError } from "./labels";
+import { goTypeName, isJsonObject, type JsonObject } from "./plain";
+
+const MUTABLE_FIELDS = ["labels", "annotations"] as const;
+
+/**
+ * The metadata of a converted object, under the apiserver's rules: only `labels` and
+ * `annotations` may change, everything else comes back as it was sent. Unlike the apiserver,
+ * a converter that omits labels or annotations (or all metadata) does not delete them: they
+ * are restored, so a careless converter cannot strip them. An explicit `{}` clears them.
+ * Returns the metadata to send, or why the converter's labels or annotations are invalid.
+ */
+export function guardMetadata(
+  original: JsonObject | undefined,
+  converted: unknown,
+): { metadata: JsonObject } | { error: string } {
+  const metadata: JsonObject = original ? { ...original } : {};
+  const fromConverter = isJsonObject(converted) ? converted : undefined;
+  for (const field of MUTABLE_FIELDS) {
+    const next = fromConverter?.[field];
+    if (next === undefined || next === null) continue;
+    if (!isJsonObject(next)) {
+      return { error: `invalid metadata.${field} of type ${goTypeName(next)} in converted object` };
+    }
+    for (const key of Object.keys(next)) {
+      const value = next[key];
+      if (typeof value !== "string") {
+        return { error: `metadata.${field}[${key}] must be a string, but is ${goTypeName(value)} in converted object` };
+      }
+    }
+    const strings = next as Record<string, string>;
+    const before = original?.[field];
+    if (isJsonObject(before) && sameStrings(before, strings)) continue;
+    const invalid = field === "labels" ? labelsError(strings) : annotationsError(strings);
+    if (invalid) return { error: invalid };
+    metadata[field] = strings;
+  }
+  return { metadata };
+}
+
+function sameStrings(a: JsonObject, b: Record<string, string>): boolean {
+  const keys = Object.keys(b);
+  if (Object.keys(a).length !== keys.length) return false;
+  for (const key of keys) if (a[key] !== b[key]) return false;
+  return true;
+}

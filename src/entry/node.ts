@@ -1,0 +1,37 @@
+import { serve } from "@hono/node-server";
+import { registry } from "../../examples";
+import { createApp } from "../app";
+import { readConfig } from "../config";
+import { jsonLogger } from "../log";
+
+// Local server: `npm start`. Binds to loopback unless HOST says otherwise.
+const config = readConfig(process.env);
+const port = Number(process.env.PORT ?? 8787);
+const hostname = process.env.HOST ?? "127.0.0.1";
+const app = createApp({ registry, config, log: jsonLogger });
+
+const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
+  const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
+  const path = config.tokens.length > 0 ? "/convert/$CRDSHIFT_TOKEN" : "/convert";
+  const kinds = registry.kinds.map((k) => `${k.kind}.${k.group} (${[...k.versions.keys()].join(", ")})`);
+  console.log(
+    [
+      `crdshift listening on http://${host}:${info.port}${path}`,
+      `serving ${kinds.join("; ")}`,
+      "",
+      "Put this in each CRD's spec (the apiserver needs an https URL it can reach, e.g. your Workers or Lambda URL):",
+      "  conversion:",
+      "    strategy: Webhook",
+      "    webhook:",
+      '      conversionReviewVersions: ["v1", "v1beta1"]',
+      "      clientConfig:",
+      `        url: https://<your-host>${path}`,
+      "",
+      `Try it: curl -s -H 'Content-Type: application/json' --data @examples/requests/docs-v1.json http://${host}:${info.port}${path}`,
+    ].join("\n"),
+  );
+});
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => server.close(() => process.exit(0)));
+}

@@ -1,0 +1,56 @@
+import * as z from "zod";
+
+/**
+ * The ConversionReview request, as the kube-apiserver sends it. `v1` and `v1beta1` share one
+ * shape. Loose objects everywhere: unknown keys (the pre-filled empty `response` stanza, fields
+ * of future versions) are tolerated, and the custom resources are taken as they are, unknown
+ * values and all, so validation can never drop a field.
+ */
+export const REVIEW_API_VERSIONS = ["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"] as const;
+export type ReviewApiVersion = (typeof REVIEW_API_VERSIONS)[number];
+
+export const conversionRequestSchema = z.looseObject({
+  uid: z.string(),
+  desiredAPIVersion: z.string(),
+  objects: z.array(z.unknown()),
+});
+
+export const conversionReviewSchema = z.looseObject({
+  apiVersion: z.enum(REVIEW_API_VERSIONS),
+  kind: z.literal("ConversionReview"),
+  request: conversionRequestSchema,
+});
+
+export type ConversionRequest = z.infer<typeof conversionRequestSchema>;
+export type ConversionReview = z.infer<typeof conversionReviewSchema>;
+
+/** `metav1.Status`, the subset the apiserver reads: only `status` and `message` matter to it. */
+export interface ConversionResult {
+  status: "Success" | "Failure";
+  message?: string;
+}
+
+export interface ConversionResponse {
+  uid: string;
+  result: ConversionResult;
+  convertedObjects?: unknown[];
+}
+
+export interface ConversionReviewReply {
+  apiVersion: ReviewApiVersion;
+  kind: "ConversionReview";
+  response: ConversionResponse;
+}
+
+export type ReviewParse =
+  | { ok: true; review: ConversionReview }
+  | { ok: false; message: string };
+
+/** Checks that a decoded body is a ConversionReview request; says why not in one line. */
+export function parseReview(value: unknown): ReviewParse {
+  const result = conversionReviewSchema.safeParse(value);
+  if (result.success) return { ok: true, review: result.data };
+  const issue = result.error.issues[0]!;
+  const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  return { ok: false, message: `not a ConversionReview request: ${where}${issue.message}` };
+}

@@ -1,0 +1,12 @@
+export {
+  defineKind,
+  DefinitionError,
+  type Converter,
+  type ConverterMap,
+  type ConversionContext,
+  type KindDefinition,
+  type KindSpec,
+  type Schema,
+} from "./kind";
+export { createRegistry, type Registry } from "./registry";
+export type { Route, Step } from "./routes";
