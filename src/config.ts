@@ -30,6 +30,9 @@ type Env = Readonly<Record<string, unknown>>;
 const TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
 
 export function readConfig(env: Env): Config {
+  if (text(env, "CRDSHIFT_TOKEN_NEXT") !== undefined && text(env, "CRDSHIFT_TOKEN") === undefined) {
+    throw new ConfigError("CRDSHIFT_TOKEN_NEXT is set without CRDSHIFT_TOKEN");
+  }
   const tokens: string[] = [];
   for (const name of ["CRDSHIFT_TOKEN", "CRDSHIFT_TOKEN_NEXT"]) {
     const value = text(env, name);
@@ -40,9 +43,6 @@ export function readConfig(env: Env): Config {
       );
     }
     tokens.push(value);
-  }
-  if (tokens.length === 0 && text(env, "CRDSHIFT_TOKEN_NEXT") !== undefined) {
-    throw new ConfigError("CRDSHIFT_TOKEN_NEXT is set without CRDSHIFT_TOKEN");
   }
   return {
     tokens,

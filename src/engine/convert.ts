@@ -1,6 +1,7 @@
 import * as core from "zod/v4/core";
 import { parseApiVersion } from "../protocol/api-version";
 import type { KindDefinition } from "../registry/kind";
+import type { Route } from "../registry/routes";
 import type { Registry } from "../registry/registry";
 import { describeObject } from "./describe";
 import { guardMetadata } from "./metadata";
@@ -129,21 +130,20 @@ function convertOne(
   // survives to be restored.
   const input: JsonObject = { ...object, metadata: metadata ? copyJson(metadata) : {} };
   const finish = (result: unknown) => finishObject(result, kind, metadata, desiredAPIVersion, fail);
-  return runChain(kindDef, source.version, version, input, fail, finish);
+  return runChain(kindDef, kindDef.route(source.version, version)!, 0, input, fail, finish);
 }
 
 function runChain(
   def: KindDefinition,
-  from: string,
-  to: string,
-  input: JsonObject,
+  steps: Route,
+  first: number,
+  input: unknown,
   fail: (cause: FailureCause, reason: string) => never,
   finish: (result: unknown) => JsonObject,
 ): JsonObject | Promise<JsonObject> {
-  const steps = def.route(from, to)!;
   const multiHop = steps.length > 1;
-  let current: unknown = input;
-  for (let i = 0; i < steps.length; i++) {
+  let current = input;
+  for (let i = first; i < steps.length; i++) {
     const step = steps[i]!;
     const where = multiHop ? ` (in step ${step.from} -> ${step.to})` : "";
     let output: unknown;
@@ -153,11 +153,11 @@ function runChain(
       fail("converter-error", `${errorMessage(error)}${where}`);
     }
     if (output instanceof Promise) {
-      // Continue the rest of the chain asynchronously, only when a converter is async.
+      // Go asynchronous only when a converter is: the rest of the chain continues after it.
       return output.then(
         (value) => {
           checkStep(value, step.to, step.schema, where, fail);
-          return runChain(def, step.to, to, value as JsonObject, fail, finish);
+          return runChain(def, steps, i + 1, value, fail, finish);
         },
         (error) => fail("converter-error", `${errorMessage(error)}${where}`),
       );
