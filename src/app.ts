@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { timingSafeEqual } from "hono/utils/buffer";
 import type { Config } from "./config";
 import { convertObjects, type BatchResult } from "./engine/convert";
+import { describeObject } from "./engine/describe";
 import { jsonLogger, type Logger } from "./log";
 import {
   JsonError,
@@ -146,8 +147,16 @@ function encodeReply(review: ConversionReview, result: BatchResult, lossless: bo
     return { text: encodeJson(successReply(review, result.objects), lossless) };
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    // V8 parses any depth but cannot print beyond a few thousand levels.
-    const message = "an object is nested too deeply to be serialized";
+    // V8 parses any depth but cannot print beyond a few thousand levels: name the object.
+    const index = result.objects.findIndex((object) => {
+      try {
+        encodeJson(object, lossless);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    const message = `${describeObject(index, review.request.objects[index])}: nested too deeply to be serialized`;
     return { text: encodeJson(failureReply(review, message)), failure: { cause: "invalid-object", message } };
   }
 }

@@ -3,6 +3,7 @@ import { registry as exampleRegistry } from "../examples";
 import { createApp } from "../src/app";
 import { readConfig } from "../src/config";
 import type { LogRecord } from "../src/log";
+import { decodeJson, encodeJson } from "../src/protocol";
 import type { Registry } from "../src/registry";
 import { checkReply, type SentReview } from "../src/testing/apiserver";
 
@@ -42,7 +43,12 @@ export async function post(app: App, body: string, init: { path?: string; conten
 
 /** The apiserver's body: Go's compact JSON with one trailing newline. */
 export function wire(value: unknown): string {
-  return `${JSON.stringify(value)}\n`;
+  return `${encodeJson(value)}\n`;
+}
+
+/** The value as JSON says it: integers beyond 2^53 as bigint, whatever they were before. */
+export function asJson(value: unknown): unknown {
+  return decodeJson(encodeJson(value)).value;
 }
 
 /** Posts a review and asserts the apiserver would accept the reply; returns both. */
@@ -51,7 +57,7 @@ export async function convertOk(app: App, sent: SentReview, path?: string) {
   const text = await res.text();
   const verdict = checkReply(sent, res.status, text, res.headers.get("content-type") ?? "");
   if (!verdict.ok) expect.fail(`apiserver would reject the reply: ${verdict.error}\n${text}`);
-  return { reply: JSON.parse(text), objects: verdict.ok ? verdict.objects : [], text };
+  return { reply: decodeJson(text).value as any, objects: verdict.ok ? verdict.objects : [], text };
 }
 
 /** Posts a review that must fail cleanly: HTTP 200, `Failure`, a message. Returns the message. */
