@@ -1,7 +1,26 @@
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+
+/** Test token for the Workers project; the same string is in test/workers/token.ts. */
+const WORKER_TOKEN = "workers-test-token-0123456789";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    projects: [
+      {
+        test: { name: "node", include: ["test/**/*.test.ts"], exclude: ["test/workers/**"] },
+      },
+      {
+        // These run inside workerd, the Workers runtime, with the Worker entry and wrangler.toml.
+        plugins: [
+          cloudflareTest({
+            main: "./src/entry/worker.ts",
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { CRDSHIFT_TOKEN: WORKER_TOKEN, CRDSHIFT_BODY_LIMIT_BYTES: "65536" } },
+          }),
+        ],
+        test: { name: "workers", include: ["test/workers/**/*.test.ts"] },
+      },
+    ],
   },
 });

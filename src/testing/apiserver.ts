@@ -12,6 +12,7 @@ export type ApiserverVerdict = { ok: true; objects: JsonObject[] } | { ok: false
 
 export interface SentReview {
   apiVersion: string;
+  kind?: string;
   request: { uid: string; desiredAPIVersion: string; objects: unknown[] };
 }
 

@@ -1,0 +1,27 @@
+import type { Hono } from "hono";
+import { registry } from "../../examples";
+import { createApp } from "../app";
+import { ConfigError, readConfig } from "../config";
+import { jsonLogger } from "../log";
+
+/**
+ * Cloudflare Workers entry. Configuration lives in the Worker's `env` (vars from
+ * wrangler.toml, the token as a secret), which only exists once a request arrives: the app is
+ * built on the first request and kept for the isolate's life.
+ */
+let app: Hono | undefined;
+
+export default {
+  fetch(request: Request, env: Record<string, unknown>, ctx: unknown): Response | Promise<Response> {
+    if (!app) {
+      try {
+        app = createApp({ registry, config: readConfig(env), log: jsonLogger });
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        jsonLogger({ level: "error", msg: "configuration error", error: error.message });
+        return Response.json({ error: "crdshift is misconfigured; see the Worker's logs" }, { status: 500 });
+      }
+    }
+    return app.fetch(request, env, ctx as never);
+  },
+};

@@ -1,0 +1,71 @@
+import { existsSync, readFileSync } from "node:fs";
+import { Miniflare } from "miniflare";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkReply, type SentReview } from "../../src/testing/apiserver";
+
+/**
+ * What is deployed is what is tested: the bundle `npm run build:worker` wrote (the same
+ * command `wrangler deploy` runs), loaded into miniflare's workerd with wrangler.toml's settings.
+ */
+const BUNDLE = new URL("../../dist/worker/worker.js", import.meta.url);
+const TOKEN = "bundle-test-token-0123456789";
+const read = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/requests/${name}`, import.meta.url), "utf8"));
+
+let mf: Miniflare;
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error("dist/worker/worker.js is missing: run `npm run build:worker` (npm test does)");
+  const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
+  const compatibilityDate = /^compatibility_date = "([^"]+)"/m.exec(toml)![1]!;
+  mf = new Miniflare({
+    modules: true,
+    scriptPath: BUNDLE.pathname,
+    compatibilityDate,
+    bindings: { CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_BODY_LIMIT_BYTES: "33554432", CRDSHIFT_BUDGET_MS: "25000" },
+  });
+  await mf.ready;
+});
+afterAll(() => mf?.dispose());
+
+async function post(sent: unknown, path = `/convert/${TOKEN}?timeout=30s`) {
+  const res = await mf.dispatchFetch(`https://crdshift.test${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: `${JSON.stringify(sent)}\n`,
+  });
+  return { status: res.status, text: await res.text(), contentType: res.headers.get("content-type") ?? "" };
+}
+
+describe("the built Workers bundle, in workerd", () => {
+  for (const version of ["v1", "v1beta1"]) {
+    it(`converts the docs page's ${version} request, and the apiserver would accept the reply`, async () => {
+      const sent = read(`docs-${version}.json`) as SentReview;
+      const { status, text, contentType } = await post(sent);
+      expect(checkReply(sent, status, text, contentType)).toMatchObject({ ok: true });
+      expect(JSON.parse(text)).toEqual(read(`docs-${version}.response.json`));
+    });
+  }
+
+  it("fails cleanly, and hides itself without the token", async () => {
+    const sent = read("docs-v1.json");
+    sent.request.objects[1].hostPort = "nope";
+    const failed = await post(sent);
+    expect(failed.status).toBe(200);
+    expect(JSON.parse(failed.text).response.result.message).toBe(
+      "object 1 (remote-crontab, uid 359a83ec-b575-460d-b553-d859cedde8a0) CronTab example.com/v1beta1 -> example.com/v1: hostPort could not be parsed into a separate host and port",
+    );
+    expect((await post(sent, "/convert")).status).toBe(404);
+  });
+
+  it("refuses a bad configuration without revealing it", async () => {
+    const broken = new Miniflare({ modules: true, scriptPath: BUNDLE.pathname, compatibilityDate: "2026-04-20", bindings: { CRDSHIFT_TOKEN: "too/short" } });
+    try {
+      const res = await broken.dispatchFetch("https://crdshift.test/convert/too/short", { method: "POST" });
+      expect(res.status).toBe(500);
+      const text = await res.text();
+      expect(text).toBe('{"error":"crdshift is misconfigured; see the Worker\'s logs"}');
+    } finally {
+      await broken.dispose();
+    }
+  });
+});

@@ -1,0 +1,108 @@
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import docsV1 from "../../examples/requests/docs-v1.json";
+import docsV1Response from "../../examples/requests/docs-v1.response.json";
+import docsV1beta1 from "../../examples/requests/docs-v1beta1.json";
+import docsV1beta1Response from "../../examples/requests/docs-v1beta1.response.json";
+import { checkReply, type SentReview } from "../../src/testing/apiserver";
+
+// Inside workerd, through the Worker entry, with the bindings of vitest.config.ts.
+const TOKEN = "workers-test-token-0123456789";
+const URL_OK = `https://crdshift.test/convert/${TOKEN}?timeout=30s`;
+
+function send(body: string, init: { url?: string; method?: string; contentType?: string | null } = {}) {
+  const headers: Record<string, string> = {};
+  if (init.contentType !== null) headers["Content-Type"] = init.contentType ?? "application/json";
+  return SELF.fetch(init.url ?? URL_OK, { method: init.method ?? "POST", headers, ...(init.method === "GET" ? {} : { body }) });
+}
+
+async function convert(sent: SentReview) {
+  const res = await send(`${JSON.stringify(sent)}\n`);
+  const text = await res.text();
+  const verdict = checkReply(sent, res.status, text, res.headers.get("content-type") ?? "");
+  return { res, reply: JSON.parse(text), verdict };
+}
+
+describe("in workerd, the Worker", () => {
+  it("runs in the Workers runtime, not Node", () => {
+    expect(navigator.userAgent).toBe("Cloudflare-Workers");
+  });
+
+  it("answers the docs page's v1 and v1beta1 requests with the docs page's responses", async () => {
+    for (const [request, response] of [
+      [docsV1, docsV1Response],
+      [docsV1beta1, docsV1beta1Response],
+    ] as const) {
+      const { res, reply, verdict } = await convert(request as SentReview);
+      expect(res.status).toBe(200);
+      expect(verdict.ok).toBe(true);
+      expect(reply).toEqual(response);
+    }
+  });
+
+  it("answers a failure as a Failure review naming the object", async () => {
+    const sent = structuredClone(docsV1) as SentReview & { request: { objects: Array<Record<string, unknown>> } };
+    sent.request.objects[0]!.hostPort = "localhost";
+    const { res, reply } = await convert(sent);
+    expect(res.status).toBe(200);
+    expect(reply.response.result).toEqual({
+      status: "Failure",
+      message:
+        "object 0 (default/local-crontab, uid 3415a7fc-162b-4300-b5da-fd6083580d66) CronTab example.com/v1beta1 -> example.com/v1: hostPort could not be parsed into a separate host and port",
+    });
+  });
+
+  it("converts the KEP's CronTab", async () => {
+    const { verdict, reply } = await convert({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "ConversionReview",
+      request: {
+        uid: "u",
+        desiredAPIVersion: "stable.example.com/v2",
+        objects: [{ apiVersion: "stable.example.com/v1", kind: "CronTab", metadata: { name: "c" }, spec: { cronSpec: "* * * * */5", image: "i" } }],
+      },
+    });
+    expect(verdict.ok).toBe(true);
+    expect(reply.response.convertedObjects[0].spec).toEqual({ image: "i", min: "*", hour: "*", dayOfMonth: "*", month: "*", dayOfWeek: "*/5" });
+  });
+
+  it("keeps integers beyond 2^53 byte-exact", async () => {
+    const body = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"example.com/v1","objects":[{"apiVersion":"example.com/v1beta1","kind":"CronTab","metadata":{"name":"n"},"hostPort":"h:1","status":{"n":9223372036854775807}}]}}`;
+    const res = await send(body);
+    expect(await res.text()).toContain('"status":{"n":9223372036854775807}');
+  });
+
+  const badInput: Array<[string, () => Promise<Response>, number]> = [
+    ["malformed JSON", () => send("{"), 400],
+    ["not a review", () => send('{"kind":"ConversionReview"}'), 400],
+    ["objects not an array", () => send('{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"a.b/v1","objects":1}}'), 400],
+    ["a body over the limit (64 KiB here)", () => send(`{"pad":"${"x".repeat(70000)}"}`), 413],
+    ["a body over the limit, without a length (streamed)", () => SELF.fetch(URL_OK, { method: "POST", headers: { "Content-Type": "application/json" }, body: stream("x".repeat(70000)) }), 413],
+    ["a form content type", () => send("a=b", { contentType: "application/x-www-form-urlencoded" }), 415],
+    ["GET", () => send("", { method: "GET" }), 405],
+    ["no token", () => send(JSON.stringify(docsV1), { url: "https://crdshift.test/convert" }), 404],
+    ["a wrong token", () => send(JSON.stringify(docsV1), { url: "https://crdshift.test/convert/workers-test-token-0123456780" }), 404],
+  ];
+  for (const [name, request, status] of badInput) {
+    it(`refuses ${name} with ${status}`, async () => {
+      const res = await request();
+      expect(res.status).toBe(status);
+      expect(Object.keys(await res.json())).toEqual(["error"]);
+    });
+  }
+
+  it("serves /healthz", async () => {
+    const res = await SELF.fetch("https://crdshift.test/healthz");
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+});
+
+function stream(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  return new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += 8192) controller.enqueue(bytes.slice(i, i + 8192));
+      controller.close();
+    },
+  });
+}
