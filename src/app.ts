@@ -4,6 +4,7 @@ import { timingSafeEqual } from "hono/utils/buffer";
 import type { Config } from "./config";
 import { convertObjects, type BatchResult } from "./engine/convert";
 import { describeObject } from "./engine/describe";
+import { utf8Length } from "./engine/labels";
 import { jsonLogger, type Logger } from "./log";
 import {
   JsonError,
@@ -86,7 +87,7 @@ export function createApp(options: AppOptions): Hono {
       budgetMs: config.budgetMs,
       now,
     });
-    const body = encodeReply(review, result, decoded.lossless);
+    const body = encodeReply(review, result, decoded.lossless, config.replyLimitBytes);
     log({
       level: body.failure ? "warn" : "info",
       msg: "review converted",
@@ -136,15 +137,22 @@ interface EncodedReply {
   failure?: { cause: string; message: string };
 }
 
-function encodeReply(review: ConversionReview, result: BatchResult, lossless: boolean): EncodedReply {
-  if (!result.ok) {
-    return {
-      text: encodeJson(failureReply(review, result.message)),
-      failure: { cause: result.cause, message: result.message },
-    };
-  }
+function encodeReply(review: ConversionReview, result: BatchResult, lossless: boolean, replyLimit?: number): EncodedReply {
+  const fail = (cause: string, message: string): EncodedReply => ({
+    text: encodeJson(failureReply(review, message)),
+    failure: { cause, message },
+  });
+  if (!result.ok) return fail(result.cause, result.message);
   try {
-    return { text: encodeJson(successReply(review, result.objects), lossless) };
+    const text = encodeJson(successReply(review, result.objects), lossless);
+    if (replyLimit !== undefined && exceeds(text, replyLimit)) {
+      return fail(
+        "reply-too-large",
+        `the converted ${result.objects.length} objects make a reply of more than ${replyLimit} bytes, over this platform's response limit; ` +
+          "serve this CRD from a platform without one (Cloudflare Workers) or with fewer objects per review",
+      );
+    }
+    return { text };
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     // V8 parses any depth but cannot print beyond a few thousand levels: name the object.
@@ -156,7 +164,13 @@ function encodeReply(review: ConversionReview, result: BatchResult, lossless: bo
         return true;
       }
     });
-    const message = `${describeObject(index, review.request.objects[index])}: nested too deeply to be serialized`;
-    return { text: encodeJson(failureReply(review, message)), failure: { cause: "invalid-object", message } };
+    return fail("invalid-object", `${describeObject(index, review.request.objects[index])}: nested too deeply to be serialized`);
   }
+}
+
+/** Whether `text` is over `limit` UTF-8 bytes, counting only when the length cannot tell. */
+function exceeds(text: string, limit: number): boolean {
+  if (text.length > limit) return true;
+  if (text.length * 3 <= limit) return false;
+  return utf8Length(text) > limit;
 }

@@ -13,6 +13,11 @@ export interface Config {
   bodyLimitBytes: number;
   /** Time allowed for one review before it fails cleanly; the apiserver waits 30 s at most. */
   budgetMs: number;
+  /**
+   * Largest reply, in bytes, where the platform caps responses (6 MB on a Lambda function URL):
+   * a bigger one becomes a Failure that says so instead of an opaque platform error.
+   */
+  replyLimitBytes?: number;
 }
 
 export const DEFAULTS = {
@@ -48,6 +53,9 @@ export function readConfig(env: Env): Config {
     tokens,
     bodyLimitBytes: positiveInteger(env, "CRDSHIFT_BODY_LIMIT_BYTES", DEFAULTS.bodyLimitBytes),
     budgetMs: positiveInteger(env, "CRDSHIFT_BUDGET_MS", DEFAULTS.budgetMs),
+    ...(text(env, "CRDSHIFT_REPLY_LIMIT_BYTES") !== undefined
+      ? { replyLimitBytes: positiveInteger(env, "CRDSHIFT_REPLY_LIMIT_BYTES", 0) }
+      : {}),
   };
 }
 

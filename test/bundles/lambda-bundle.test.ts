@@ -1,0 +1,128 @@
+import { readFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkReply, type SentReview } from "../../src/testing/apiserver";
+import { LambdaHost, functionUrlEvent } from "./lambda";
+
+/** The built dist/lambda/index.mjs, in a node process, invoked with function URL events. */
+const TOKEN = "lambda-test-token-0123456789";
+const NEXT = "lambda-next-token-9876543210";
+const read = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/requests/${name}`, import.meta.url), "utf8"));
+
+// The environment the CDK stack sets (infra/aws/stack.ts).
+const lambda = new LambdaHost({
+  CRDSHIFT_TOKEN: TOKEN,
+  CRDSHIFT_TOKEN_NEXT: NEXT,
+  CRDSHIFT_BUDGET_MS: "24000",
+  CRDSHIFT_BODY_LIMIT_BYTES: String(6 * 1024 * 1024),
+  CRDSHIFT_REPLY_LIMIT_BYTES: String(6 * 1024 * 1024 - 64 * 1024),
+});
+let logs = "";
+afterAll(async () => {
+  logs = await lambda.stop();
+});
+
+const path = `/convert/${TOKEN}`;
+
+describe("the built Lambda bundle behind a function URL", () => {
+  for (const version of ["v1", "v1beta1"]) {
+    it(`converts the docs page's ${version} request; the apiserver would accept the reply`, async () => {
+      const sent = read(`docs-${version}.json`) as SentReview;
+      const result = await lambda.invoke(functionUrlEvent({ path, body: `${JSON.stringify(sent)}\n` }));
+      expect(result.statusCode).toBe(200);
+      expect(result.isBase64Encoded).toBe(false); // JSON travels as text, not base64
+      expect(result.headers["content-type"]).toBe("application/json");
+      expect(checkReply(sent, result.statusCode, result.body)).toMatchObject({ ok: true });
+      expect(JSON.parse(result.body)).toEqual(read(`docs-${version}.response.json`));
+    });
+  }
+
+  it("decodes a base64-encoded body", async () => {
+    const sent = read("docs-v1.json");
+    const result = await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(sent), base64: true }));
+    expect(JSON.parse(result.body)).toEqual(read("docs-v1.response.json"));
+  });
+
+  it("accepts the next token too", async () => {
+    const result = await lambda.invoke(functionUrlEvent({ path: `/convert/${NEXT}`, body: JSON.stringify(read("docs-v1.json")) }));
+    expect(result.statusCode).toBe(200);
+  });
+
+  it("replies Failure naming the object", async () => {
+    const sent = read("docs-v1.json");
+    sent.request.objects[0].hostPort = ":80";
+    const result = await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(sent) }));
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body).response.result).toEqual({
+      status: "Failure",
+      message:
+        "object 0 (default/local-crontab, uid 3415a7fc-162b-4300-b5da-fd6083580d66) CronTab example.com/v1beta1 -> example.com/v1: hostPort could not be parsed into a separate host and port",
+    });
+  });
+
+  const refused: Array<[string, Parameters<typeof functionUrlEvent>[0], number]> = [
+    ["malformed JSON", { path, body: "{" }, 400],
+    ["not a review", { path, body: '{"apiVersion":"v1","kind":"Status"}' }, 400],
+    ["a form body", { path, body: "a=b", contentType: "application/x-www-form-urlencoded" }, 415],
+    ["GET", { path, method: "GET" }, 405],
+    ["no token", { path: "/convert", body: "{}" }, 404],
+    ["a wrong token", { path: "/convert/lambda-test-token-0123456780", body: "{}" }, 404],
+    ["the token as a query instead of a path", { path: "/convert", query: `token=${TOKEN}`, body: "{}" }, 404],
+  ];
+  for (const [name, init, status] of refused) {
+    it(`refuses ${name} with ${status}`, async () => {
+      const result = await lambda.invoke(functionUrlEvent(init));
+      expect(result.statusCode).toBe(status);
+      expect(Object.keys(JSON.parse(result.body))).toEqual(["error"]);
+    });
+  }
+
+  it("converts a review just under the 6 MB function URL limit, and refuses one just over it", async () => {
+    const object = (i: number) => ({
+      apiVersion: "example.com/v1beta1",
+      kind: "CronTab",
+      metadata: { name: `crontab-${i}`, namespace: "default", uid: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, labels: { app: "crontab" } },
+      hostPort: `host-${i}.example.com:${1000 + (i % 50000)}`,
+      status: { phase: "Running", note: "x".repeat(400) },
+    });
+    const review = (n: number) => ({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "ConversionReview",
+      request: { uid: "big", desiredAPIVersion: "example.com/v1", objects: Array.from({ length: n }, (_, i) => object(i)) },
+    });
+    const perObject = JSON.stringify(object(99_999)).length + 1;
+    const fits = Math.floor((6 * 1024 * 1024 - 200_000) / perObject);
+    const under = JSON.stringify(review(fits));
+    expect(under.length).toBeGreaterThan(5.75 * 1024 * 1024);
+    const ok = await lambda.invoke(functionUrlEvent({ path, body: under }));
+    expect(ok.statusCode).toBe(200);
+    const reply = JSON.parse(ok.body);
+    expect(reply.response.result.status).toBe("Success");
+    expect(reply.response.convertedObjects).toHaveLength(fits);
+
+    const overBody = JSON.stringify(review(Math.ceil((6 * 1024 * 1024 * fits) / under.length) + 10));
+    expect(overBody.length).toBeGreaterThan(6 * 1024 * 1024);
+    const over = await lambda.invoke(functionUrlEvent({ path, body: overBody }));
+    expect(over.statusCode).toBe(413);
+  });
+
+  it("logs one line per review, with no token and no object contents", async () => {
+    await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) }));
+    const out = await new Promise<string>((resolve) => setTimeout(() => resolve(lambda.stderr), 50));
+    const lines = out.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.some((l) => l.msg === "review converted" && l.uid === "705ab4f5-6393-11e8-b7cc-42010a800002" && l.objects === 2)).toBe(true);
+    expect(out).not.toContain(TOKEN);
+    expect(out).not.toContain(NEXT);
+    expect(out).not.toContain("localhost:1234");
+  });
+});
+
+describe("the built Lambda bundle with a bad configuration", () => {
+  it("answers 500 without saying the value, and logs why", async () => {
+    const broken = new LambdaHost({ CRDSHIFT_TOKEN: "short" });
+    const result = await broken.invoke(functionUrlEvent({ path: "/convert/short", body: "{}" }));
+    const out = await broken.stop();
+    expect(result.statusCode).toBe(500);
+    expect(JSON.parse(result.body)).toEqual({ error: "crdshift is misconfigured; see the function's logs" });
+    expect(out).toContain("CRDSHIFT_TOKEN must be 16 to 256 characters");
+  });
+});

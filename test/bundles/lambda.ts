@@ -1,0 +1,92 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+export const LAMBDA_BUNDLE = fileURLToPath(new URL("../../dist/lambda/index.mjs", import.meta.url));
+const HOST = fileURLToPath(new URL("./lambda-host.mjs", import.meta.url));
+export const URL_HOST = "abcdefghijklmnopqrstuvwxyz012345.lambda-url.us-east-1.on.aws";
+
+/** A Lambda function URL event, payload format 2.0, as AWS documents it. */
+export function functionUrlEvent(init: {
+  path: string;
+  body?: string;
+  method?: string;
+  query?: string;
+  contentType?: string;
+  base64?: boolean;
+  sourceIp?: string;
+}) {
+  const query = init.query ?? "timeout=30s";
+  const method = init.method ?? "POST";
+  const body = init.body === undefined ? undefined : init.base64 ? Buffer.from(init.body).toString("base64") : init.body;
+  return {
+    version: "2.0",
+    routeKey: "$default",
+    rawPath: init.path,
+    rawQueryString: query,
+    headers: {
+      "content-type": init.contentType ?? "application/json",
+      ...(init.body === undefined ? {} : { "content-length": String(Buffer.byteLength(init.body)) }),
+      accept: "application/json, */*",
+      "accept-encoding": "gzip",
+      "user-agent": "kube-apiserver-admission",
+      host: URL_HOST,
+      "x-amzn-trace-id": "Root=1-673f1b2c-0123456789abcdef01234567",
+      "x-forwarded-for": init.sourceIp ?? "203.0.113.7",
+      "x-forwarded-port": "443",
+      "x-forwarded-proto": "https",
+    },
+    ...(query ? { queryStringParameters: Object.fromEntries(new URLSearchParams(query)) } : {}),
+    requestContext: {
+      accountId: "anonymous",
+      apiId: URL_HOST.split(".")[0],
+      domainName: URL_HOST,
+      domainPrefix: URL_HOST.split(".")[0],
+      http: { method, path: init.path, protocol: "HTTP/1.1", sourceIp: init.sourceIp ?? "203.0.113.7", userAgent: "kube-apiserver-admission" },
+      requestId: "0f9c8b7a-1234-4cde-9abc-0123456789ab",
+      routeKey: "$default",
+      stage: "$default",
+      time: "21/Nov/2026:12:00:00 +0000",
+      timeEpoch: 1795262400000,
+    },
+    ...(body === undefined ? {} : { body }),
+    isBase64Encoded: init.base64 ?? false,
+  };
+}
+
+export interface LambdaResult {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+  isBase64Encoded: boolean;
+}
+
+/** One warm Lambda instance: a node process that imported the bundle once. */
+export class LambdaHost {
+  private child: ChildProcessWithoutNullStreams;
+  private waiting: Array<(line: string) => void> = [];
+  stderr = "";
+
+  constructor(env: Record<string, string>) {
+    if (!existsSync(LAMBDA_BUNDLE)) throw new Error("dist/lambda/index.mjs is missing: run `npm run build:lambda` (npm test does)");
+    this.child = spawn(process.execPath, [HOST, LAMBDA_BUNDLE], { env: { PATH: process.env.PATH ?? "", ...env } });
+    this.child.stderr.on("data", (chunk) => (this.stderr += chunk));
+    createInterface({ input: this.child.stdout }).on("line", (line) => this.waiting.shift()?.(line));
+  }
+
+  invoke(event: unknown, remainingMs?: number): Promise<LambdaResult> {
+    return new Promise((resolve) => {
+      this.waiting.push((line) => resolve(JSON.parse(line)));
+      this.child.stdin.write(`${JSON.stringify({ event, remainingMs })}\n`);
+    });
+  }
+
+  /** Closes stdin and resolves with what the process printed: its log lines. */
+  stop(): Promise<string> {
+    return new Promise((resolve) => {
+      this.child.on("close", () => resolve(this.stderr));
+      this.child.stdin.end();
+    });
+  }
+}
