@@ -4,7 +4,6 @@ import { timingSafeEqual } from "hono/utils/buffer";
 import type { Config } from "./config";
 import { convertObjects, type BatchResult } from "./engine/convert";
 import { describeObject } from "./engine/describe";
-import { utf8Length } from "./engine/labels";
 import { jsonLogger, type Logger } from "./log";
 import {
   JsonError,
@@ -15,6 +14,7 @@ import {
   successReply,
   type ConversionReview,
 } from "./protocol";
+import { exceedsEmbedded } from "./protocol/size";
 import type { Registry } from "./registry";
 
 export interface AppOptions {
@@ -145,7 +145,7 @@ function encodeReply(review: ConversionReview, result: BatchResult, lossless: bo
   if (!result.ok) return fail(result.cause, result.message);
   try {
     const text = encodeJson(successReply(review, result.objects), lossless);
-    if (replyLimit !== undefined && exceeds(text, replyLimit)) {
+    if (replyLimit !== undefined && exceedsEmbedded(text, replyLimit)) {
       return fail(
         "reply-too-large",
         `the converted ${result.objects.length} objects make a reply of more than ${replyLimit} bytes, over this platform's response limit; ` +
@@ -168,9 +168,3 @@ function encodeReply(review: ConversionReview, result: BatchResult, lossless: bo
   }
 }
 
-/** Whether `text` is over `limit` UTF-8 bytes, counting only when the length cannot tell. */
-function exceeds(text: string, limit: number): boolean {
-  if (text.length > limit) return true;
-  if (text.length * 3 <= limit) return false;
-  return utf8Length(text) > limit;
-}

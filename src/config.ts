@@ -14,8 +14,9 @@ export interface Config {
   /** Time allowed for one review before it fails cleanly; the apiserver waits 30 s at most. */
   budgetMs: number;
   /**
-   * Largest reply, in bytes, where the platform caps responses (6 MB on a Lambda function URL):
-   * a bigger one becomes a Failure that says so instead of an opaque platform error.
+   * Largest reply where the platform caps responses (6 MB on a Lambda function URL), in bytes of
+   * the body embedded in a JSON string, as Lambda carries it. A bigger reply becomes a Failure
+   * that says so, instead of an opaque platform error.
    */
   replyLimitBytes?: number;
 }

@@ -54,8 +54,8 @@ export class CrdshiftStack extends Stack {
         // Fail cleanly a second before Lambda's own timeout would kill the invocation.
         CRDSHIFT_BUDGET_MS: String((LAMBDA_TIMEOUT_SECONDS - 1) * 1000),
         CRDSHIFT_BODY_LIMIT_BYTES: String(FUNCTION_URL_PAYLOAD_BYTES),
-        // Leave room for the response envelope Lambda wraps around the body.
-        CRDSHIFT_REPLY_LIMIT_BYTES: String(FUNCTION_URL_PAYLOAD_BYTES - 64 * 1024),
+        // The reply travels as a JSON string inside Lambda's result: leave room for its envelope.
+        CRDSHIFT_REPLY_LIMIT_BYTES: String(FUNCTION_URL_PAYLOAD_BYTES - 16 * 1024),
         CRDSHIFT_METRICS_NAMESPACE: namespace,
       },
     });

@@ -14,7 +14,7 @@ const lambda = new LambdaHost({
   CRDSHIFT_TOKEN_NEXT: NEXT,
   CRDSHIFT_BUDGET_MS: "24000",
   CRDSHIFT_BODY_LIMIT_BYTES: String(6 * 1024 * 1024),
-  CRDSHIFT_REPLY_LIMIT_BYTES: String(6 * 1024 * 1024 - 64 * 1024),
+  CRDSHIFT_REPLY_LIMIT_BYTES: String(6 * 1024 * 1024 - 16 * 1024),
 });
 let logs = "";
 afterAll(async () => {
@@ -89,10 +89,13 @@ describe("the built Lambda bundle behind a function URL", () => {
       kind: "ConversionReview",
       request: { uid: "big", desiredAPIVersion: "example.com/v1", objects: Array.from({ length: n }, (_, i) => object(i)) },
     });
-    const perObject = JSON.stringify(object(99_999)).length + 1;
-    const fits = Math.floor((6 * 1024 * 1024 - 200_000) / perObject);
+    // AWS counts the event, where the body is an escaped JSON string: fill that to 6 MB less 200 KB.
+    const eventBytes = (n: number) => JSON.stringify(functionUrlEvent({ path, body: JSON.stringify(review(n)) })).length;
+    const perObject = (eventBytes(1000) - eventBytes(0)) / 1000;
+    const fits = Math.floor((6 * 1024 * 1024 - 200_000 - eventBytes(0)) / perObject);
+    expect(eventBytes(fits)).toBeLessThan(6 * 1024 * 1024);
+    expect(eventBytes(fits)).toBeGreaterThan(6 * 1024 * 1024 - 250_000);
     const under = JSON.stringify(review(fits));
-    expect(under.length).toBeGreaterThan(5.75 * 1024 * 1024);
     const ok = await lambda.invoke(functionUrlEvent({ path, body: under }));
     expect(ok.statusCode).toBe(200);
     const reply = JSON.parse(ok.body);
@@ -103,6 +106,23 @@ describe("the built Lambda bundle behind a function URL", () => {
     expect(overBody.length).toBeGreaterThan(6 * 1024 * 1024);
     const over = await lambda.invoke(functionUrlEvent({ path, body: overBody }));
     expect(over.statusCode).toBe(413);
+  });
+
+  it("fails cleanly when the converted reply would not fit in the 6 MB response", async () => {
+    // Quotes are written \" in the body and \\\" once Lambda embeds the reply in its result:
+    // a 6 MB body of them makes a 12 MB reply, which must not reach the platform's cap.
+    const objects = Array.from({ length: 10 }, (_, i) => ({
+      apiVersion: "example.com/v1alpha1",
+      kind: "CronTab",
+      metadata: { name: `c${i}` },
+      endpoint: "h:1",
+      status: { note: '"'.repeat(300_000) },
+    }));
+    const body = JSON.stringify({ apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview", request: { uid: "u", desiredAPIVersion: "example.com/v1", objects } });
+    expect(body.length).toBeLessThan(6 * 1024 * 1024);
+    const result = await lambda.invoke(functionUrlEvent({ path, body }));
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body).response.result.message).toMatch(/^the converted 10 objects make a reply of more than 6275072 bytes/);
   });
 
   it("logs one line per review, with no token and no object contents", async () => {
