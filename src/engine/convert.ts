@@ -89,17 +89,18 @@ function convertOne(
     const got = object === null ? "null" : Array.isArray(object) ? "an array" : `a ${typeof object}`;
     throw new ObjectFailure("invalid-object", `object ${index} is not a JSON object but ${got}`);
   }
-  const who = describeObject(index, object);
+  // Messages are built only on failure: this runs for every object.
+  const who = () => describeObject(index, object);
   const { apiVersion, kind } = object;
   const source = typeof apiVersion === "string" ? parseApiVersion(apiVersion) : undefined;
   if (!source) {
-    throw new ObjectFailure("invalid-object", `${who}: apiVersion ${JSON.stringify(apiVersion) ?? "is missing"}, expected group/version`);
+    throw new ObjectFailure("invalid-object", `${who()}: apiVersion ${JSON.stringify(apiVersion) ?? "is missing"}, expected group/version`);
   }
   if (typeof kind !== "string" || kind.length === 0) {
-    throw new ObjectFailure("invalid-object", `${who}: kind is missing`);
+    throw new ObjectFailure("invalid-object", `${who()}: kind is missing`);
   }
   const fail = (cause: FailureCause, reason: string): never => {
-    throw new ObjectFailure(cause, `${who} ${kind} ${apiVersion} -> ${desiredAPIVersion}: ${reason}`);
+    throw new ObjectFailure(cause, `${who()} ${kind} ${apiVersion} -> ${desiredAPIVersion}: ${reason}`);
   };
 
   const original = object.metadata;
@@ -112,11 +113,8 @@ function convertOne(
   const def = registry.lookup(group, kind);
   if (!def) fail("unknown-kind", `this webhook has no converters for ${kind} in group ${group} (it serves ${served(registry)})`);
   const kindDef = def!;
-  for (const v of [source.version, version]) {
-    if (!kindDef.versions.has(v)) {
-      fail("unknown-version", `${v} is not a version of ${kind}.${group} (known: ${[...kindDef.versions.keys()].join(", ")})`);
-    }
-  }
+  const unknown = !kindDef.versions.has(source.version) ? source.version : !kindDef.versions.has(version) ? version : undefined;
+  if (unknown) fail("unknown-version", `${unknown} is not a version of ${kind}.${group} (known: ${[...kindDef.versions.keys()].join(", ")})`);
 
   if (source.version === version) {
     // Nothing to convert: the apiserver does not normally send these, but answer correctly.
