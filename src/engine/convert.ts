@@ -71,7 +71,10 @@ export async function convertObjects(
       converted[index] = result instanceof Promise ? await result : result;
     } catch (error) {
       if (error instanceof ObjectFailure) return { ok: false, cause: error.failure, index, message: error.message };
-      throw error;
+      // Not a converter's error: most likely a stack overflow on absurdly deep input. Still a
+      // Failure that names the object, never an HTTP 500 the user cannot read.
+      const why = error instanceof RangeError ? "nested too deeply to convert" : `internal error: ${errorMessage(error)}`;
+      return { ok: false, cause: "invalid-object", index, message: `${describeObject(index, object)}: ${why}` };
     }
   }
   return { ok: true, objects: converted };

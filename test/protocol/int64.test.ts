@@ -76,6 +76,14 @@ describe("integers beyond 2^53 come back byte-exact", () => {
     expect(await res.json()).toEqual({ error: "body is nested too deeply" });
   });
 
+  it("deep nesting inside metadata is a clean Failure naming the object", async () => {
+    const deep = "[".repeat(50000) + "]".repeat(50000);
+    const text = body("1").replace('"metadata":{"name":"c"}', `"metadata":{"name":"c","managedFields":${deep}}`);
+    const res = await post(app, text);
+    expect(res.status).toBe(200);
+    expect((await res.json()).response.result.message).toBe("object 0 (c): nested too deeply to convert");
+  });
+
   it("deep nesting on the fast path is a clean Failure", async () => {
     const deep = "[".repeat(20000) + "]".repeat(20000);
     const res = await post(app, body("1", `,"deep":${deep}`));
