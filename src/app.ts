@@ -23,6 +23,13 @@ export interface AppOptions {
   log?: Logger;
   /** Milliseconds; injectable so tests can drive the budget. */
   now?: () => number;
+  /**
+   * When this instance started (module load, in `now()` units). The apiserver's 30 s run from
+   * when it sent the request, so a cold start spends the first request's budget.
+   */
+  startedAt?: number;
+  /** The platform's own deadline for this request (Lambda: its remaining time), if any. */
+  platformDeadline?: (c: Context) => number | undefined;
 }
 
 /**
@@ -32,8 +39,9 @@ export interface AppOptions {
  * to users); 4xx only for requests that are not reviews at all.
  */
 export function createApp(options: AppOptions): Hono {
-  const { registry, config, log = jsonLogger, now = Date.now } = options;
+  const { registry, config, log = jsonLogger, now = Date.now, startedAt, platformDeadline } = options;
   const app = new Hono();
+  let cold = true;
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
 
@@ -66,6 +74,9 @@ export function createApp(options: AppOptions): Hono {
 
   const convert = async (c: Context) => {
     const started = now();
+    const first = cold;
+    cold = false;
+    const deadline = reviewDeadline(started, first, c);
     const reject = (message: string) => {
       log({ level: "warn", msg: "request rejected", status: 400, error: message });
       return c.json({ error: message }, 400);
@@ -83,8 +94,8 @@ export function createApp(options: AppOptions): Hono {
     const { request } = review;
 
     const result = await convertObjects(registry, request.desiredAPIVersion, request.objects, {
-      deadline: started + config.budgetMs,
-      budgetMs: config.budgetMs,
+      deadline,
+      budgetMs: Math.max(0, Math.round(deadline - started)),
       now,
     });
     const body = encodeReply(review, result, decoded.lossless, config.replyLimitBytes);
@@ -96,11 +107,21 @@ export function createApp(options: AppOptions): Hono {
       desiredAPIVersion: request.desiredAPIVersion,
       objects: request.objects.length,
       durationMs: now() - started,
+      cold: first,
       result: body.failure ? "failure" : "success",
       ...(body.failure ?? {}),
     });
     return c.body(body.text, 200, { "Content-Type": "application/json" });
   };
+
+  /** The earliest of: the configured budget (less a cold start), and the platform's limit. */
+  function reviewDeadline(started: number, first: boolean, c: Context): number {
+    // Capped at Lambda's 10 s init limit: a clock that cannot be trusted must not starve a request.
+    const coldStartMs = first && startedAt !== undefined ? Math.min(Math.max(0, started - startedAt), 10_000) : 0;
+    const own = started + config.budgetMs - coldStartMs;
+    const platform = platformDeadline?.(c);
+    return platform === undefined ? own : Math.min(own, platform);
+  }
 
   const chain = [tokenGuard, methodGuard, contentTypeGuard, sizeGuard, convert] as const;
   app.all("/convert", ...chain);

@@ -29,6 +29,17 @@ export interface BatchOptions {
   now?: () => number;
 }
 
+const BUDGET_EXCEEDED = Symbol("budget exceeded");
+
+function withDeadline<T>(promise: Promise<T>, deadline: number | undefined, now: () => number): Promise<T> {
+  if (deadline === undefined) return promise;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(BUDGET_EXCEEDED), Math.max(0, deadline - now()));
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
 class ObjectFailure extends Error {
   constructor(
     readonly failure: FailureCause,
@@ -67,9 +78,12 @@ export async function convertObjects(
     try {
       const result = convertOne(registry, object, index, desiredAPIVersion, desired.group, desired.version);
       // Await only what is really asynchronous: a microtask per object would cost more than
-      // a typical converter.
-      converted[index] = result instanceof Promise ? await result : result;
+      // a typical converter. A converter that never settles still meets the deadline.
+      converted[index] = result instanceof Promise ? await withDeadline(result, deadline, now) : result;
     } catch (error) {
+      if (error === BUDGET_EXCEEDED) {
+        return { ok: false, cause: "budget-exceeded", index, message: budgetMessage(index, objects, desiredAPIVersion, options) };
+      }
       if (error instanceof ObjectFailure) return { ok: false, cause: error.failure, index, message: error.message };
       // Not a converter's error: most likely a stack overflow on absurdly deep input. Still a
       // Failure that names the object, never an HTTP 500 the user cannot read.

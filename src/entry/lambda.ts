@@ -1,4 +1,5 @@
-import { handle } from "hono/aws-lambda";
+import type { Context } from "hono";
+import { handle, type LambdaContext } from "hono/aws-lambda";
 import { registry } from "../../examples";
 import { createApp } from "../app";
 import { ConfigError, readConfig } from "../config";
@@ -9,9 +10,20 @@ import { jsonLogger } from "../log";
  * event into a Request (base64 bodies, `rawQueryString`, `rawPath` with the token) and the
  * Response back into a result. The app is built once, during the init phase.
  */
+const startedAt = Date.now();
+/** Time kept back from Lambda's remaining time to encode and return the reply. */
+const RETURN_MARGIN_MS = 500;
+
+function lambdaDeadline(c: Context): number | undefined {
+  const context = (c.env as { lambdaContext?: LambdaContext } | undefined)?.lambdaContext;
+  if (typeof context?.getRemainingTimeInMillis !== "function") return undefined;
+  return Date.now() + context.getRemainingTimeInMillis() - RETURN_MARGIN_MS;
+}
+
 function build() {
   try {
-    return handle(createApp({ registry, config: readConfig(process.env), log: jsonLogger }));
+    const config = readConfig(process.env);
+    return handle(createApp({ registry, config, log: jsonLogger, startedAt, platformDeadline: lambdaDeadline }));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     jsonLogger({ level: "error", msg: "configuration error", error: error.message });

@@ -5,10 +5,11 @@ import { readConfig } from "../config";
 import { jsonLogger } from "../log";
 
 // Local server: `npm start`. Binds to loopback unless HOST says otherwise.
+const startedAt = Date.now();
 const config = readConfig(process.env);
 const port = Number(process.env.PORT ?? 8787);
 const hostname = process.env.HOST ?? "127.0.0.1";
-const app = createApp({ registry, config, log: jsonLogger });
+const app = createApp({ registry, config, log: jsonLogger, startedAt });
 
 const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   const host = info.family === "IPv6" ? `[${info.address}]` : info.address;

@@ -9,6 +9,8 @@ import { jsonLogger } from "../log";
  * wrangler.toml, the token as a secret), which only exists once a request arrives: the app is
  * built on the first request and kept for the isolate's life.
  */
+// No cold-start accounting here: isolates start in milliseconds, and clocks outside a request
+// are not to be trusted on Workers (time only advances around I/O).
 let app: Hono | undefined;
 
 export default {

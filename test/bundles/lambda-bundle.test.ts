@@ -136,6 +136,16 @@ describe("the built Lambda bundle behind a function URL", () => {
   });
 });
 
+describe("the built Lambda bundle and Lambda's remaining time", () => {
+  it("fails cleanly when the invocation has almost no time left", async () => {
+    const result = await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) }), 300);
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body).response.result.message).toBe(
+      "conversion budget of 0 ms exceeded after 0 of 2 objects (CronTab example.com/v1beta1 -> example.com/v1)",
+    );
+  });
+});
+
 describe("the built Lambda bundle with a bad configuration", () => {
   it("answers 500 without saying the value, and logs why", async () => {
     const broken = new LambdaHost({ CRDSHIFT_TOKEN: "short" });
