@@ -14,7 +14,10 @@ export function guardMetadata(
   original: JsonObject | undefined,
   converted: unknown,
 ): { metadata: JsonObject } | { error: string } {
-  const metadata: JsonObject = original ? { ...original } : {};
+  // The original object is ours (parsed from the request) and untouched by converters, which
+  // work on a copy: reuse it unless labels or annotations change.
+  let metadata: JsonObject = original ?? {};
+  let copied = false;
   const fromConverter = isJsonObject(converted) ? converted : undefined;
   for (const field of MUTABLE_FIELDS) {
     const next = fromConverter?.[field];
@@ -33,6 +36,10 @@ export function guardMetadata(
     if (isJsonObject(before) && sameStrings(before, strings)) continue;
     const invalid = field === "labels" ? labelsError(strings) : annotationsError(strings);
     if (invalid) return { error: invalid };
+    if (!copied) {
+      metadata = { ...metadata };
+      copied = true;
+    }
     metadata[field] = strings;
   }
   return { metadata };
