@@ -4,5 +4,5 @@ export type { Converter, ConverterMap, ConversionContext, KindDefinition, KindSp
 export { createApp, type AppOptions } from "./app";
 export { readConfig, ConfigError, DEFAULTS, type Config } from "./config";
 export { convertObjects, type BatchOptions, type BatchResult, type FailureCause } from "./engine";
-export { jsonLogger, silentLogger, type LogRecord, type Logger } from "./log";
+export { createJsonLogger, jsonLogger, silentLogger, type LogRecord, type Logger } from "./log";
 export * from "./protocol";

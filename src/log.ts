@@ -10,10 +10,16 @@ export interface LogRecord {
 
 export type Logger = (record: LogRecord) => void;
 
-export const jsonLogger: Logger = (record) => {
-  const line = JSON.stringify({ time: new Date().toISOString(), ...record });
-  if (record.level === "error") console.error(line);
-  else console.log(line);
-};
+/** JSON lines to `write`; by default the console, which every platform collects. */
+export function createJsonLogger(write?: (line: string, record: LogRecord) => void): Logger {
+  return (record) => {
+    const line = JSON.stringify({ time: new Date().toISOString(), ...record });
+    if (write) write(line, record);
+    else if (record.level === "error") console.error(line);
+    else console.log(line);
+  };
+}
+
+export const jsonLogger: Logger = createJsonLogger();
 
 export const silentLogger: Logger = () => {};

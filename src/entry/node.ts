@@ -2,14 +2,16 @@ import { serve } from "@hono/node-server";
 import { registry } from "../../examples";
 import { createApp } from "../app";
 import { readConfig } from "../config";
-import { jsonLogger } from "../log";
+import { createJsonLogger } from "../log";
 
 // Local server: `npm start`. Binds to loopback unless HOST says otherwise.
 const startedAt = Date.now();
 const config = readConfig(process.env);
 const port = Number(process.env.PORT ?? 8787);
 const hostname = process.env.HOST ?? "127.0.0.1";
-const app = createApp({ registry, config, log: jsonLogger, startedAt });
+// Straight to the streams: console.log's formatting costs more than the line is worth here.
+const log = createJsonLogger((line, record) => (record.level === "error" ? process.stderr : process.stdout).write(`${line}\n`));
+const app = createApp({ registry, config, log, startedAt });
 
 const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   const host = info.family === "IPv6" ? `[${info.address}]` : info.address;

@@ -1,0 +1,31 @@
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { Miniflare } from "miniflare";
+import { besideBench, inRepo } from "./paths";
+
+const BUNDLE = inRepo("dist/worker/worker.js");
+const ISOLATE = besideBench("workers-isolate.mjs");
+
+export interface Workers {
+  bundleBytes: number;
+  gzipBytes: number;
+  reviews: Array<{ objects: number; crdshiftMs: number; floorMs: number; ratio: number }>;
+}
+
+/** The deployable bundle's size, and CPU per review inside workerd (timed in the isolate). */
+export async function benchWorkers(sizes = [1, 100, 1000]): Promise<Workers> {
+  const bundle = readFileSync(BUNDLE);
+  const toml = readFileSync(inRepo("wrangler.toml"), "utf8");
+  const compatibilityDate = /^compatibility_date = "([^"]+)"/m.exec(toml)![1]!;
+  const mf = new Miniflare({ modules: true, scriptPath: ISOLATE, compatibilityDate });
+  try {
+    const reviews = [];
+    for (const n of sizes) {
+      const row = (await (await mf.dispatchFetch(`http://bench/?n=${n}`)).json()) as { objects: number; crdshiftMs: number; floorMs: number };
+      reviews.push({ ...row, ratio: row.crdshiftMs / row.floorMs });
+    }
+    return { bundleBytes: bundle.length, gzipBytes: gzipSync(bundle).length, reviews };
+  } finally {
+    await mf.dispose();
+  }
+}
