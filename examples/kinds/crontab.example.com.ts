@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineKind } from "../../src/registry";
 
 /**
@@ -11,9 +11,9 @@ export const cronTabExample = defineKind({
   group: "example.com",
   kind: "CronTab",
   versions: {
-    v1alpha1: z.looseObject({ endpoint: z.string().optional() }),
-    v1beta1: z.looseObject({ hostPort: z.string().optional() }),
-    v1: z.looseObject({ host: z.string().optional(), port: z.string().optional() }),
+    v1alpha1: z.looseObject({ endpoint: z.optional(z.string()) }),
+    v1beta1: z.looseObject({ hostPort: z.optional(z.string()) }),
+    v1: z.looseObject({ host: z.optional(z.string()), port: z.optional(z.string()) }),
   },
   converters: {
     v1alpha1: {

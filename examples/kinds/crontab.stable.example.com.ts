@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineKind } from "../../src/registry";
 
 /**
@@ -8,20 +8,14 @@ import { defineKind } from "../../src/registry";
  */
 const FIELDS = ["min", "hour", "dayOfMonth", "month", "dayOfWeek"] as const;
 
+const text = () => z.optional(z.string());
 const v1 = z.looseObject({
-  spec: z.looseObject({ cronSpec: z.string().optional(), image: z.string().optional() }).optional(),
+  spec: z.optional(z.looseObject({ cronSpec: text(), image: text() })),
 });
 const v2 = z.looseObject({
-  spec: z
-    .looseObject({
-      min: z.string().optional(),
-      hour: z.string().optional(),
-      dayOfMonth: z.string().optional(),
-      month: z.string().optional(),
-      dayOfWeek: z.string().optional(),
-      image: z.string().optional(),
-    })
-    .optional(),
+  spec: z.optional(
+    z.looseObject({ min: text(), hour: text(), dayOfMonth: text(), month: text(), dayOfWeek: text(), image: text() }),
+  ),
 });
 
 export const cronTabStable = defineKind({

@@ -1,4 +1,5 @@
-import * as z from "zod";
+// zod/mini: the same checks as classic zod at a fifth of the bundle, which cold starts pay for.
+import * as z from "zod/mini";
 
 /**
  * The ConversionReview request, as the kube-apiserver sends it. `v1` and `v1beta1` share one
