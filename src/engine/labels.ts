@@ -1,3 +1,6 @@
+import { DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX } from "../protocol/names";
+import { utf8Length } from "../protocol/size";
+
 /**
  * The apiserver's rules for labels and annotations on a converted object (apimachinery
  * `ValidateLabels`, `ValidateAnnotations`), with its wording, so a bad map fails here with a
@@ -6,7 +9,6 @@
 
 const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 export const ANNOTATIONS_MAX_BYTES = 256 * 1024;
 
 const NAME_CHARS =
@@ -22,7 +24,7 @@ export function qualifiedNameError(key: string): string | undefined {
     const prefix = parts[0]!;
     name = parts[1]!;
     if (prefix.length === 0) return "prefix part must be non-empty";
-    if (prefix.length > 253) return "prefix part must be no more than 253 characters";
+    if (prefix.length > DNS_SUBDOMAIN_MAX) return "prefix part must be no more than 253 characters";
     if (!DNS_SUBDOMAIN.test(prefix)) {
       return "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
     }
@@ -63,18 +65,4 @@ export function annotationsError(annotations: Record<string, string>): string | 
     return `metadata.annotations: Too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes (these have ${bytes})`;
   }
   return undefined;
-}
-
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 2; // a surrogate pair: 2 UTF-16 units, 4 bytes
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
 }

@@ -1,22 +1,32 @@
-/**
- * Bytes of `text` once embedded in a JSON string, as Lambda carries a response body inside its
- * result document: UTF-8, with quotes and backslashes escaped. The platform's 6 MB cap applies
- * to that, not to the raw body.
- */
-export function embeddedJsonBytes(text: string): number {
-  let bytes = 0;
+/** Sizes of text as it travels: the limits the apiserver and the platforms count in bytes. */
+
+export function utf8Length(text: string): number {
+  let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code === 0x22 || code === 0x5c) bytes += 2;
-    else if (code < 0x20) bytes += 6;
-    else if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
+      bytes += 2; // a surrogate pair: 2 UTF-16 units, 4 bytes
       i++;
-    } else bytes += 3;
+    } else bytes += 2;
   }
   return bytes;
+}
+
+/**
+ * Bytes of `text` once embedded in a JSON string, as Lambda carries a response body inside its
+ * result document: UTF-8, plus one byte for each escaped quote or backslash and five for each
+ * control character (`\u00XX`, an upper bound). The platform's 6 MB cap applies to that.
+ */
+export function embeddedJsonBytes(text: string): number {
+  let escapes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22 || code === 0x5c) escapes += 1;
+    else if (code < 0x20) escapes += 5;
+  }
+  return utf8Length(text) + escapes;
 }
 
 /** Whether `text` embedded in a JSON string exceeds `limit` bytes; counts only when needed. */

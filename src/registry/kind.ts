@@ -1,4 +1,5 @@
 import type * as core from "zod/v4/core";
+import { DNS_LABEL_1035, DNS_LABEL_MAX, DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX } from "../protocol/names";
 import { computeRoutes, type Route } from "./routes";
 
 /** Any zod 4 schema, classic or `zod/mini`. */
@@ -52,9 +53,6 @@ export class DefinitionError extends Error {
   override name = "DefinitionError";
 }
 
-// The apiextensions rules for spec.group and spec.versions[].name.
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS_LABEL_1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const KIND = /^[A-Za-z][A-Za-z0-9]*$/;
 
 /**
@@ -65,7 +63,7 @@ const KIND = /^[A-Za-z][A-Za-z0-9]*$/;
 export function defineKind<const V extends Record<string, Schema>>(spec: KindSpec<V>): KindDefinition {
   const { group, kind } = spec;
   const label = `${kind}.${group}`;
-  if (typeof group !== "string" || !DNS_SUBDOMAIN.test(group) || group.length > 253 || !group.includes(".")) {
+  if (typeof group !== "string" || !DNS_SUBDOMAIN.test(group) || group.length > DNS_SUBDOMAIN_MAX || !group.includes(".")) {
     throw new DefinitionError(`${label}: group must be a DNS subdomain with at least one dot, like "example.com"`);
   }
   if (typeof kind !== "string" || !KIND.test(kind)) {
@@ -73,7 +71,7 @@ export function defineKind<const V extends Record<string, Schema>>(spec: KindSpe
   }
   const versions = new Map<string, Schema>();
   for (const [name, schema] of Object.entries(spec.versions ?? {})) {
-    if (!DNS_LABEL_1035.test(name) || name.length > 63) {
+    if (!DNS_LABEL_1035.test(name) || name.length > DNS_LABEL_MAX) {
       throw new DefinitionError(`${label}: version name "${name}" is not a valid CRD version name (like "v1beta1")`);
     }
     if (typeof (schema as { _zod?: unknown })?._zod !== "object") {
