@@ -52,11 +52,9 @@ export function readConfig(env: Env): Config {
   }
   return {
     tokens,
-    bodyLimitBytes: positiveInteger(env, "CRDSHIFT_BODY_LIMIT_BYTES", DEFAULTS.bodyLimitBytes),
-    budgetMs: positiveInteger(env, "CRDSHIFT_BUDGET_MS", DEFAULTS.budgetMs),
-    ...(text(env, "CRDSHIFT_REPLY_LIMIT_BYTES") !== undefined
-      ? { replyLimitBytes: positiveInteger(env, "CRDSHIFT_REPLY_LIMIT_BYTES", 0) }
-      : {}),
+    bodyLimitBytes: positiveInteger(env, "CRDSHIFT_BODY_LIMIT_BYTES") ?? DEFAULTS.bodyLimitBytes,
+    budgetMs: positiveInteger(env, "CRDSHIFT_BUDGET_MS") ?? DEFAULTS.budgetMs,
+    replyLimitBytes: positiveInteger(env, "CRDSHIFT_REPLY_LIMIT_BYTES"),
   };
 }
 
@@ -67,9 +65,9 @@ function text(env: Env, name: string): string | undefined {
   return value.trim();
 }
 
-function positiveInteger(env: Env, name: string, fallback: number): number {
+function positiveInteger(env: Env, name: string): number | undefined {
   const value = text(env, name);
-  if (value === undefined) return fallback;
+  if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
   return n;
