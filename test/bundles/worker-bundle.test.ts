@@ -11,12 +11,12 @@ const BUNDLE = new URL("../../dist/worker/worker.js", import.meta.url);
 const TOKEN = "bundle-test-token-0123456789";
 const read = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/requests/${name}`, import.meta.url), "utf8"));
 
+const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
+const compatibilityDate = /^compatibility_date = "([^"]+)"/m.exec(toml)![1]!;
 let mf: Miniflare;
 
 beforeAll(async () => {
   if (!existsSync(BUNDLE)) throw new Error("dist/worker/worker.js is missing: run `npm run build:worker` (npm test does)");
-  const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
-  const compatibilityDate = /^compatibility_date = "([^"]+)"/m.exec(toml)![1]!;
   mf = new Miniflare({
     modules: true,
     scriptPath: BUNDLE.pathname,
@@ -58,7 +58,7 @@ describe("the built Workers bundle, in workerd", () => {
   });
 
   it("refuses a bad configuration without revealing it", async () => {
-    const broken = new Miniflare({ modules: true, scriptPath: BUNDLE.pathname, compatibilityDate: "2026-04-20", bindings: { CRDSHIFT_TOKEN: "too/short" } });
+    const broken = new Miniflare({ modules: true, scriptPath: BUNDLE.pathname, compatibilityDate, bindings: { CRDSHIFT_TOKEN: "too/short" } });
     try {
       const res = await broken.dispatchFetch("https://crdshift.test/convert/too/short", { method: "POST" });
       expect(res.status).toBe(500);
