@@ -40,9 +40,11 @@ export function benchColdStart(runs = 25): ColdStart {
     spawnSync(process.execPath, ["-e", "0"], { env });
     const b = performance.now() - t;
     t = performance.now();
-    const out = spawnSync(process.execPath, [HOST, BUNDLE], { env, input: `${event}\n`, encoding: "utf8" });
+    // Results come back on fd 3, as the host writes them (stdout and stderr are the log).
+    const out = spawnSync(process.execPath, [HOST, BUNDLE], { env, input: `${event}\n`, encoding: "utf8", stdio: ["pipe", "pipe", "pipe", "pipe"] });
     const l = performance.now() - t;
-    if (!out.stdout.includes('\\"status\\":\\"Success\\"')) throw new Error(`cold start run failed: ${out.stdout}${out.stderr}`);
+    const result = String(out.output[3] ?? "");
+    if (!result.includes('\\"status\\":\\"Success\\"')) throw new Error(`cold start run failed: ${result}${out.stdout}${out.stderr}`);
     if (i >= 2) (bare.push(b), lambda.push(l));
   }
   const nodeMs = median(bare);

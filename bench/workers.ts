@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { Miniflare } from "miniflare";
 import { besideBench, inRepo } from "./paths";
@@ -9,6 +9,8 @@ const ISOLATE = besideBench("workers-isolate.mjs");
 export interface Workers {
   bundleBytes: number;
   gzipBytes: number;
+  /** The modules only a CloudWatch-configured Worker imports (the SDK), gzip-compressed. */
+  lazyGzipBytes: number;
   reviews: Array<{ objects: number; crdshiftMs: number; floorMs: number; ratio: number }>;
 }
 
@@ -24,7 +26,9 @@ export async function benchWorkers(sizes = [1, 100, 1000]): Promise<Workers> {
       const row = (await (await mf.dispatchFetch(`http://bench/?n=${n}`)).json()) as { objects: number; crdshiftMs: number; floorMs: number };
       reviews.push({ ...row, ratio: row.crdshiftMs / row.floorMs });
     }
-    return { bundleBytes: bundle.length, gzipBytes: gzipSync(bundle).length, reviews };
+    const chunks = inRepo("dist/worker/chunks");
+    const lazyGzipBytes = readdirSync(chunks).reduce((sum, name) => sum + gzipSync(readFileSync(`${chunks}/${name}`)).length, 0);
+    return { bundleBytes: bundle.length, gzipBytes: gzipSync(bundle).length, lazyGzipBytes, reviews };
   } finally {
     await mf.dispose();
   }

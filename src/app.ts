@@ -4,7 +4,9 @@ import { timingSafeEqual } from "hono/utils/buffer";
 import type { Config } from "./config";
 import { convertObjects, type BatchResult } from "./engine/convert";
 import { describeObject } from "./engine/describe";
+import { summarize } from "./engine/summary";
 import { jsonLogger, type Logger } from "./log";
+import { noMetrics, type Metrics, type RejectionReason } from "./metrics/metrics";
 import {
   JsonError,
   decodeJson,
@@ -30,6 +32,13 @@ export interface AppOptions {
   startedAt?: number;
   /** The platform's own deadline for this request (Lambda: its remaining time), if any. */
   platformDeadline?: (c: Context) => number | undefined;
+  metrics?: Metrics;
+  /**
+   * Runs work after the reply without delaying it. Default: `executionCtx.waitUntil` where the
+   * platform has one (Workers), else the work simply continues (Node, and Lambda, where it
+   * resumes with the next invocation).
+   */
+  defer?: (c: Context, work: Promise<void>) => void;
 }
 
 /**
@@ -40,15 +49,26 @@ export interface AppOptions {
  */
 export function createApp(options: AppOptions): Hono {
   const { registry, config, log = jsonLogger, now = Date.now, startedAt, platformDeadline } = options;
+  const { metrics = noMetrics, defer = deferAfterReply } = options;
   const app = new Hono();
   let cold = true;
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
 
-  const tooLarge = (c: Context) => {
-    log({ level: "warn", msg: "request rejected", status: 413 });
-    return c.json({ error: `request body is larger than the limit of ${config.bodyLimitBytes} bytes` }, 413);
+  /** Every refusal is counted; 4xx that say something about the caller are logged too. */
+  const refuse = (c: Context, reason: RejectionReason, status: 400 | 404 | 405 | 413 | 415, error: string, headers?: Record<string, string>) => {
+    metrics.rejected(reason);
+    // 404s are the internet knocking without the token: counted, not logged line by line.
+    if (status !== 404) log({ level: "warn", msg: "request rejected", status, reason, error });
+    ship(c);
+    return c.json({ error }, status, headers);
   };
+  const ship = (c: Context) => {
+    const work = metrics.pending();
+    if (work) defer(c, work);
+  };
+  const notFound = (c: Context) => refuse(c, "not-found", 404, "not found");
+  const tooLarge = (c: Context) => refuse(c, "too-large", 413, `request body is larger than the limit of ${config.bodyLimitBytes} bytes`);
   // Bodies without a length are counted as they stream in, by Hono's bodyLimit.
   const streamedSizeGuard = bodyLimit({ maxSize: config.bodyLimitBytes, onError: tooLarge });
 
@@ -61,10 +81,10 @@ export function createApp(options: AppOptions): Hono {
     const given = c.req.param("token");
     if (config.tokens.length === 0 ? given !== undefined : !(await tokenMatches(config.tokens, given))) return notFound(c);
     if (c.req.method !== "POST") {
-      return c.json({ error: "method not allowed: send the ConversionReview with POST" }, 405, { Allow: "POST" });
+      return refuse(c, "method-not-allowed", 405, "method not allowed: send the ConversionReview with POST", { Allow: "POST" });
     }
     if (!isJsonMediaType(c.req.header("content-type"))) {
-      return c.json({ error: "unsupported media type: send Content-Type: application/json" }, 415);
+      return refuse(c, "unsupported-media-type", 415, "unsupported media type: send Content-Type: application/json");
     }
     // The apiserver always sends Content-Length. Deciding from it alone keeps the Node
     // adapter's fast body read (touching the body stream first would build a full Request).
@@ -86,19 +106,15 @@ export function createApp(options: AppOptions): Hono {
     const first = cold;
     cold = false;
     const deadline = reviewDeadline(started, first, c);
-    const reject = (message: string) => {
-      log({ level: "warn", msg: "request rejected", status: 400, error: message });
-      return c.json({ error: message }, 400);
-    };
     let decoded;
     try {
       decoded = decodeJson(await c.req.text());
     } catch (error) {
-      if (error instanceof JsonError) return reject(error.message);
+      if (error instanceof JsonError) return refuse(c, "invalid-json", 400, error.message);
       throw error;
     }
     const parsed = parseReview(decoded.value);
-    if (!parsed.ok) return reject(parsed.message);
+    if (!parsed.ok) return refuse(c, "invalid-review", 400, parsed.message);
     const { review } = parsed;
     const { request } = review;
 
@@ -108,18 +124,33 @@ export function createApp(options: AppOptions): Hono {
       now,
     });
     const body = encodeReply(review, result, decoded.lossless, config.replyLimitBytes);
+    const durationMs = now() - started;
+    const summary = summarize(request.objects);
+    const outcome = body.failure ? "failure" : "success";
     log({
       level: body.failure ? "warn" : "info",
       msg: "review converted",
       uid: request.uid,
       reviewVersion: review.apiVersion,
       desiredAPIVersion: request.desiredAPIVersion,
+      kinds: summary.kinds,
       objects: request.objects.length,
-      durationMs: now() - started,
+      durationMs,
       cold: first,
-      result: body.failure ? "failure" : "success",
+      result: outcome,
       ...(body.failure ?? {}),
+      ...(config.logObjectNames ? { objectNames: objectNames(request.objects) } : {}),
     });
+    metrics.review({
+      crd: summary.crd,
+      from: summary.from,
+      to: request.desiredAPIVersion.slice(request.desiredAPIVersion.lastIndexOf("/") + 1),
+      result: outcome,
+      ...(body.failure ? { cause: body.failure.cause } : {}),
+      objects: request.objects.length,
+      durationMs,
+    });
+    ship(c);
     return c.body(body.text, 200, { "Content-Type": "application/json" });
   };
 
@@ -144,8 +175,20 @@ export function createApp(options: AppOptions): Hono {
   return app;
 }
 
-function notFound(c: Context) {
-  return c.json({ error: "not found" }, 404);
+function deferAfterReply(c: Context, work: Promise<void>): void {
+  let waitUntil: ((work: Promise<void>) => void) | undefined;
+  try {
+    const ctx = c.executionCtx;
+    waitUntil = ctx.waitUntil.bind(ctx);
+  } catch {
+    // No execution context (Node, Lambda): the promise runs on by itself.
+  }
+  waitUntil?.(work.catch(() => {}));
+}
+
+/** Debug only: who was in the review (`ns/name`), at most 100 of them; never contents. */
+function objectNames(objects: readonly unknown[]): string[] {
+  return objects.slice(0, 100).map((object, index) => describeObject(index, object));
 }
 
 async function tokenMatches(tokens: readonly string[], given: string | undefined): Promise<boolean> {

@@ -19,11 +19,33 @@ export interface Config {
    * that says so, instead of an opaque platform error.
    */
   replyLimitBytes?: number;
+  /** Where metrics go; see src/metrics. */
+  metrics: MetricsConfig;
+  /** Debug switch: name each review's objects in its log line (never their contents). */
+  logObjectNames: boolean;
 }
+
+export type MetricsSink = "none" | "emf" | "cloudwatch";
+
+export type MetricsConfig =
+  | { sink: "none" }
+  | { sink: "emf"; namespace: string }
+  | {
+      sink: "cloudwatch";
+      namespace: string;
+      region: string;
+      endpoint?: string;
+      credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+      intervalMs: number;
+      timeoutMs: number;
+    };
 
 export const DEFAULTS = {
   bodyLimitBytes: 32 * 1024 * 1024,
   budgetMs: 25_000,
+  metricsNamespace: "crdshift",
+  metricsIntervalMs: 10_000,
+  metricsTimeoutMs: 5_000,
 } as const;
 
 export class ConfigError extends Error {
@@ -35,7 +57,12 @@ type Env = Readonly<Record<string, unknown>>;
 // base64url: safe in one URL path segment; 16 characters is the least we accept, 32+ is advised.
 const TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
 
-export function readConfig(env: Env): Config {
+/** What differs by platform: the metrics sink when none is configured (EMF on Lambda). */
+export interface PlatformDefaults {
+  metrics?: MetricsSink;
+}
+
+export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
   if (text(env, "CRDSHIFT_TOKEN_NEXT") !== undefined && text(env, "CRDSHIFT_TOKEN") === undefined) {
     throw new ConfigError("CRDSHIFT_TOKEN_NEXT is set without CRDSHIFT_TOKEN");
   }
@@ -55,7 +82,52 @@ export function readConfig(env: Env): Config {
     bodyLimitBytes: positiveInteger(env, "CRDSHIFT_BODY_LIMIT_BYTES") ?? DEFAULTS.bodyLimitBytes,
     budgetMs: positiveInteger(env, "CRDSHIFT_BUDGET_MS") ?? DEFAULTS.budgetMs,
     replyLimitBytes: positiveInteger(env, "CRDSHIFT_REPLY_LIMIT_BYTES"),
+    metrics: readMetrics(env, platform.metrics ?? "none"),
+    logObjectNames: flag(env, "CRDSHIFT_LOG_OBJECT_NAMES"),
   };
+}
+
+const SINKS: readonly MetricsSink[] = ["none", "emf", "cloudwatch"];
+// PutMetricData: 1-255 characters, no "AWS/" prefix (reserved); kept to a safe ASCII set.
+const NAMESPACE = /^(?!AWS\/)[A-Za-z0-9._\/#:-]{1,255}$/;
+
+function readMetrics(env: Env, fallback: MetricsSink): MetricsConfig {
+  const sink = (text(env, "CRDSHIFT_METRICS") ?? fallback) as MetricsSink;
+  if (!SINKS.includes(sink)) throw new ConfigError(`CRDSHIFT_METRICS must be one of ${SINKS.join(", ")}, got ${JSON.stringify(sink)}`);
+  if (sink === "none") return { sink };
+  const namespace = text(env, "CRDSHIFT_METRICS_NAMESPACE") ?? DEFAULTS.metricsNamespace;
+  if (!NAMESPACE.test(namespace)) {
+    throw new ConfigError("CRDSHIFT_METRICS_NAMESPACE must be 1 to 255 characters of A-Z a-z 0-9 . _ - / # : and must not start with AWS/");
+  }
+  if (sink === "emf") return { sink, namespace };
+  const region = text(env, "CRDSHIFT_METRICS_REGION") ?? text(env, "AWS_REGION");
+  if (region === undefined) throw new ConfigError("CRDSHIFT_METRICS=cloudwatch needs a region: set CRDSHIFT_METRICS_REGION (or AWS_REGION)");
+  const endpoint = text(env, "CRDSHIFT_METRICS_ENDPOINT");
+  if (endpoint !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(endpoint)) {
+    throw new ConfigError(`CRDSHIFT_METRICS_ENDPOINT must be an http(s) origin such as https://monitoring.${region}.amazonaws.com`);
+  }
+  const accessKeyId = text(env, "AWS_ACCESS_KEY_ID");
+  const secretAccessKey = text(env, "AWS_SECRET_ACCESS_KEY");
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together");
+  }
+  const sessionToken = text(env, "AWS_SESSION_TOKEN");
+  return {
+    sink,
+    namespace,
+    region,
+    ...(endpoint ? { endpoint } : {}),
+    ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } } : {}),
+    intervalMs: positiveInteger(env, "CRDSHIFT_METRICS_INTERVAL_MS") ?? DEFAULTS.metricsIntervalMs,
+    timeoutMs: positiveInteger(env, "CRDSHIFT_METRICS_TIMEOUT_MS") ?? DEFAULTS.metricsTimeoutMs,
+  };
+}
+
+function flag(env: Env, name: string): boolean {
+  const value = text(env, name);
+  if (value === undefined || value === "false" || value === "0") return false;
+  if (value === "true" || value === "1") return true;
+  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 function text(env: Env, name: string): string | undefined {

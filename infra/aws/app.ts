@@ -9,6 +9,7 @@ const app = new App({ outdir: `${root}/cdk.out` });
 new CrdshiftStack(app, "Crdshift", {
   bundleDir: `${root}/dist/lambda`,
   ...(process.env.CRDSHIFT_METRICS_NAMESPACE ? { metricsNamespace: process.env.CRDSHIFT_METRICS_NAMESPACE } : {}),
+  ...(process.env.CRDSHIFT_METRICS ? { metrics: process.env.CRDSHIFT_METRICS as "emf" | "cloudwatch" | "none" } : {}),
 });
 const assembly = app.synth();
 for (const stack of assembly.stacks) {

@@ -7,7 +7,12 @@ import type { Construct } from "constructs";
 export interface CrdshiftStackProps extends StackProps {
   /** Folder holding the prebuilt bundle `index.mjs` (npm run build:lambda). */
   bundleDir: string;
-  /** CloudWatch namespace crdshift may write metrics to, and only to. */
+  /**
+   * How metrics leave the function: `emf` (default) as log lines CloudWatch Logs turns into
+   * metrics, no API call and no grant; `cloudwatch` through PutMetricData; or `none`.
+   */
+  metrics?: "emf" | "cloudwatch" | "none";
+  /** CloudWatch namespace of the metrics (and the only one the function may write to). */
   metricsNamespace?: string;
   memorySize?: number;
 }
@@ -25,6 +30,8 @@ export class CrdshiftStack extends Stack {
   constructor(scope: Construct, id: string, props: CrdshiftStackProps) {
     super(scope, id, props);
     const namespace = props.metricsNamespace ?? "crdshift";
+    const metrics = props.metrics ?? "emf";
+    if (!["emf", "cloudwatch", "none"].includes(metrics)) throw new Error(`metrics must be emf, cloudwatch or none, got ${JSON.stringify(metrics)}`);
 
     const token = new CfnParameter(this, "PathToken", {
       type: "String",
@@ -56,17 +63,20 @@ export class CrdshiftStack extends Stack {
         CRDSHIFT_BODY_LIMIT_BYTES: String(FUNCTION_URL_PAYLOAD_BYTES),
         // The reply travels as a JSON string inside Lambda's result: leave room for its envelope.
         CRDSHIFT_REPLY_LIMIT_BYTES: String(FUNCTION_URL_PAYLOAD_BYTES - 16 * 1024),
+        CRDSHIFT_METRICS: metrics,
         CRDSHIFT_METRICS_NAMESPACE: namespace,
       },
     });
 
-    fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ["cloudwatch:PutMetricData"],
-        resources: ["*"], // PutMetricData has no resource type; the condition scopes it
-        conditions: { StringEquals: { "cloudwatch:namespace": namespace } },
-      }),
-    );
+    if (metrics === "cloudwatch") {
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ["cloudwatch:PutMetricData"],
+          resources: ["*"], // PutMetricData has no resource type; the condition scopes it
+          conditions: { StringEquals: { "cloudwatch:namespace": namespace } },
+        }),
+      );
+    }
 
     // The apiserver cannot sign requests (no SigV4, no client certificate): auth type NONE,
     // and the path token is the credential.

@@ -4,6 +4,7 @@ import { registry } from "../../examples";
 import { createApp } from "../app";
 import { ConfigError, readConfig } from "../config";
 import { jsonLogger } from "../log";
+import { createMetrics } from "../metrics";
 
 /**
  * AWS Lambda entry, for a function URL (payload format 2.0, BUFFERED). Hono's adapter turns the
@@ -22,8 +23,11 @@ function lambdaDeadline(c: Context): number | undefined {
 
 function build() {
   try {
-    const config = readConfig(process.env);
-    return handle(createApp({ registry, config, log: jsonLogger, startedAt, platformDeadline: lambdaDeadline }));
+    // EMF unless told otherwise: metrics as log lines, no SDK to load, no API call to wait for.
+    const config = readConfig(process.env, { metrics: "emf" });
+    // Straight to stdout: EMF lines must be bare JSON, without the runtime's console.log prefix.
+    const metrics = createMetrics(config.metrics, { log: jsonLogger, write: (line) => process.stdout.write(`${line}\n`) });
+    return handle(createApp({ registry, config, log: jsonLogger, startedAt, platformDeadline: lambdaDeadline, metrics }));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     jsonLogger({ level: "error", msg: "configuration error", error: error.message });

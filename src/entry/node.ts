@@ -3,6 +3,7 @@ import { registry } from "../../examples";
 import { createApp } from "../app";
 import { readConfig } from "../config";
 import { createJsonLogger } from "../log";
+import { createMetrics } from "../metrics";
 
 // Local server: `npm start`. Binds to loopback unless HOST says otherwise.
 const startedAt = Date.now();
@@ -11,7 +12,8 @@ const port = Number(process.env.PORT ?? 8787);
 const hostname = process.env.HOST ?? "127.0.0.1";
 // Straight to the streams: console.log's formatting costs more than the line is worth here.
 const log = createJsonLogger((line, record) => (record.level === "error" ? process.stderr : process.stdout).write(`${line}\n`));
-const app = createApp({ registry, config, log, startedAt });
+const metrics = createMetrics(config.metrics, { log, write: (line) => process.stdout.write(`${line}\n`) });
+const app = createApp({ registry, config, log, startedAt, metrics });
 
 const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   const host = info.family === "IPv6" ? `[${info.address}]` : info.address;

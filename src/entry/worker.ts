@@ -3,6 +3,7 @@ import { registry } from "../../examples";
 import { createApp } from "../app";
 import { ConfigError, readConfig } from "../config";
 import { jsonLogger } from "../log";
+import { createMetrics } from "../metrics";
 
 /**
  * Cloudflare Workers entry. Configuration lives in the Worker's `env` (vars from
@@ -17,7 +18,11 @@ export default {
   fetch(request: Request, env: Record<string, unknown>, ctx: unknown): Response | Promise<Response> {
     if (!app) {
       try {
-        app = createApp({ registry, config: readConfig(env), log: jsonLogger });
+        const config = readConfig(env);
+        // CloudWatch keys, if used, are Worker secrets (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY);
+        // metrics leave through waitUntil, after the reply.
+        const metrics = createMetrics(config.metrics, { log: jsonLogger, write: (line) => console.log(line) });
+        app = createApp({ registry, config, log: jsonLogger, metrics });
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         jsonLogger({ level: "error", msg: "configuration error", error: error.message });

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
-import { LambdaHost, functionUrlEvent } from "./lambda";
+import { emfProblems } from "../metrics/emf-spec";
+import { MetricsRecorder } from "../metrics/recorder";
+import { LAMBDA_BUNDLE, LambdaHost, functionUrlEvent } from "./lambda";
 
 /** The built dist/lambda/index.mjs, in a node process, invoked with function URL events. */
 const TOKEN = "lambda-test-token-0123456789";
@@ -16,10 +18,7 @@ const lambda = new LambdaHost({
   CRDSHIFT_BODY_LIMIT_BYTES: String(6 * 1024 * 1024),
   CRDSHIFT_REPLY_LIMIT_BYTES: String(6 * 1024 * 1024 - 16 * 1024),
 });
-let logs = "";
-afterAll(async () => {
-  logs = await lambda.stop();
-});
+afterAll(() => lambda.stop());
 
 const path = `/convert/${TOKEN}`;
 
@@ -134,6 +133,48 @@ describe("the built Lambda bundle behind a function URL", () => {
     expect(out).not.toContain(NEXT);
     expect(out).not.toContain("localhost:1234");
   });
+
+  it("writes metrics as bare EMF lines on stdout by default, which CloudWatch Logs can extract", async () => {
+    await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) }));
+    const lines = await new Promise<string[]>((resolve) => setTimeout(() => resolve(lambda.stdout.trim().split("\n")), 50));
+    for (const line of lines) expect(emfProblems(line)).toEqual([]);
+    const review = lines.map((line) => JSON.parse(line)).find((doc) => doc.ReviewLatency !== undefined && doc.From === "v1beta1");
+    expect(review).toMatchObject({ CRD: "CronTab.example.com", From: "v1beta1", To: "v1", Result: "success", ObjectsConverted: 2 });
+    expect(review._aws.CloudWatchMetrics.map((d: { Namespace: string }) => d.Namespace)).toEqual(["crdshift", "crdshift"]);
+    expect(lambda.stdout).not.toContain(TOKEN);
+  });
+});
+
+describe("the built Lambda bundle with metrics to CloudWatch through PutMetricData", () => {
+  it("loads the SDK only when configured, and sends the review's metrics with the function's credentials", async () => {
+    const bundle = readFileSync(LAMBDA_BUNDLE, "utf8");
+    expect(bundle.match(/@aws-sdk\/client-cloudwatch/g)).toHaveLength(1);
+    expect(bundle).toContain('import("@aws-sdk/client-cloudwatch")'); // dynamic, external: the runtime's SDK
+
+    const recorder = await new MetricsRecorder().start();
+    // What Lambda puts in the environment of a function with a role, plus the stack's choice.
+    const metered = new LambdaHost({
+      CRDSHIFT_TOKEN: TOKEN,
+      CRDSHIFT_METRICS: "cloudwatch",
+      CRDSHIFT_METRICS_ENDPOINT: recorder.url,
+      AWS_REGION: "ap-northeast-1",
+      AWS_ACCESS_KEY_ID: "ASIALAMBDAROLE",
+      AWS_SECRET_ACCESS_KEY: "role-secret",
+      AWS_SESSION_TOKEN: "role-session",
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+    });
+    try {
+      const result = await metered.invoke(functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) }));
+      expect(JSON.parse(result.body)).toEqual(read("docs-v1.response.json"));
+      const [call] = await recorder.received(1);
+      expect(call!.headers.authorization).toContain("Credential=ASIALAMBDAROLE/");
+      expect(call!.headers["x-amz-security-token"]).toBe("role-session");
+      expect(call!.body.MetricData.map((d) => d.MetricName).sort()).toEqual(["ObjectsConverted", "ReviewLatency"]);
+    } finally {
+      await metered.stop();
+      await recorder.stop();
+    }
+  });
 });
 
 describe("the built Lambda bundle and Lambda's remaining time", () => {
@@ -150,7 +191,7 @@ describe("the built Lambda bundle with a bad configuration", () => {
   it("answers 500 without saying the value, and logs why", async () => {
     const broken = new LambdaHost({ CRDSHIFT_TOKEN: "short" });
     const result = await broken.invoke(functionUrlEvent({ path: "/convert/short", body: "{}" }));
-    const out = await broken.stop();
+    const out = (await broken.stop()).stderr;
     expect(result.statusCode).toBe(500);
     expect(JSON.parse(result.body)).toEqual({ error: "crdshift is misconfigured; see the function's logs" });
     expect(out).toContain("CRDSHIFT_TOKEN must be 16 to 256 characters");

@@ -1,12 +1,15 @@
 // Loads a Lambda bundle as the Lambda Node.js runtime does (a plain `node` process importing
 // index.mjs once) and invokes its handler for each event read from stdin, one JSON document
-// per line: {"event": …, "remainingMs": …}. Writes one JSON result per line.
+// per line: {"event": …, "remainingMs": …}. Writes one JSON result per line to fd 3: as on
+// Lambda, results travel apart from stdout and stderr, which are the function's log.
+import { createWriteStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { format } from "node:util";
 
-// Console output is the function's log (CloudWatch Logs on Lambda): keep it off the result channel.
+// The runtime's console writes to the log with a prefix; raw stdout writes (EMF) stay bare.
 for (const level of ["log", "info", "warn", "error"]) console[level] = (...args) => process.stderr.write(`${format(...args)}\n`);
+const results = createWriteStream(null, { fd: 3 });
 
 const { handler } = await import(pathToFileURL(process.argv[2]).href);
 let invocation = 0;
@@ -25,5 +28,5 @@ for await (const line of createInterface({ input: process.stdin, crlfDelay: Infi
     getRemainingTimeInMillis: () => deadline - Date.now(),
   };
   const result = await handler(event, context);
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  results.write(`${JSON.stringify(result)}\n`);
 }

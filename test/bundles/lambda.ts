@@ -1,4 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -64,29 +65,36 @@ export interface LambdaResult {
 
 /** One warm Lambda instance: a node process that imported the bundle once. */
 export class LambdaHost {
-  private child: ChildProcessWithoutNullStreams;
+  private child: ChildProcess;
   private waiting: Array<(line: string) => void> = [];
+  /** What the function wrote through console (prefixed on Lambda). */
   stderr = "";
+  /** What it wrote straight to stdout: EMF lines. */
+  stdout = "";
 
   constructor(env: Record<string, string>) {
     if (!existsSync(LAMBDA_BUNDLE)) throw new Error("dist/lambda/index.mjs is missing: run `npm run build:lambda` (npm test does)");
-    this.child = spawn(process.execPath, [HOST, LAMBDA_BUNDLE], { env: { PATH: process.env.PATH ?? "", ...env } });
-    this.child.stderr.on("data", (chunk) => (this.stderr += chunk));
-    createInterface({ input: this.child.stdout }).on("line", (line) => this.waiting.shift()?.(line));
+    this.child = spawn(process.execPath, [HOST, LAMBDA_BUNDLE], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
+    });
+    this.child.stderr!.on("data", (chunk) => (this.stderr += chunk));
+    this.child.stdout!.on("data", (chunk) => (this.stdout += chunk));
+    createInterface({ input: this.child.stdio[3] as Readable }).on("line", (line) => this.waiting.shift()?.(line));
   }
 
   invoke(event: unknown, remainingMs?: number): Promise<LambdaResult> {
     return new Promise((resolve) => {
       this.waiting.push((line) => resolve(JSON.parse(line)));
-      this.child.stdin.write(`${JSON.stringify({ event, remainingMs })}\n`);
+      (this.child.stdin as Writable).write(`${JSON.stringify({ event, remainingMs })}\n`);
     });
   }
 
   /** Closes stdin and resolves with what the process printed: its log lines. */
-  stop(): Promise<string> {
+  stop(): Promise<{ stderr: string; stdout: string }> {
     return new Promise((resolve) => {
-      this.child.on("close", () => resolve(this.stderr));
-      this.child.stdin.end();
+      this.child.on("close", () => resolve({ stderr: this.stderr, stdout: this.stdout }));
+      this.child.stdin!.end();
     });
   }
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
+import { MetricsRecorder } from "../metrics/recorder";
 
 /**
  * What is deployed is what is tested: the bundle `npm run build:worker` wrote (the same
@@ -15,14 +16,21 @@ const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8
 const compatibilityDate = /^compatibility_date = "([^"]+)"/m.exec(toml)![1]!;
 let mf: Miniflare;
 
-beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error("dist/worker/worker.js is missing: run `npm run build:worker` (npm test does)");
-  mf = new Miniflare({
+/** The deployed Worker as wrangler.toml describes it, with these bindings. */
+function worker(bindings: Record<string, string>) {
+  return new Miniflare({
     modules: true,
     scriptPath: BUNDLE.pathname,
+    // As wrangler.toml's rules: every .js file is an ES module (the SDK chunks load lazily).
+    modulesRules: [{ type: "ESModule", include: ["**/*.js"] }],
     compatibilityDate,
-    bindings: { CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_BODY_LIMIT_BYTES: "33554432", CRDSHIFT_BUDGET_MS: "25000" },
+    bindings,
   });
+}
+
+beforeAll(async () => {
+  if (!existsSync(BUNDLE)) throw new Error("dist/worker/worker.js is missing: run `npm run build:worker` (npm test does)");
+  mf = worker({ CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_BODY_LIMIT_BYTES: "33554432", CRDSHIFT_BUDGET_MS: "25000" });
   await mf.ready;
 });
 afterAll(() => mf?.dispose());
@@ -58,7 +66,7 @@ describe("the built Workers bundle, in workerd", () => {
   });
 
   it("refuses a bad configuration without revealing it", async () => {
-    const broken = new Miniflare({ modules: true, scriptPath: BUNDLE.pathname, compatibilityDate, bindings: { CRDSHIFT_TOKEN: "too/short" } });
+    const broken = worker({ CRDSHIFT_TOKEN: "too/short" });
     try {
       const res = await broken.dispatchFetch("https://crdshift.test/convert/too/short", { method: "POST" });
       expect(res.status).toBe(500);
@@ -66,6 +74,45 @@ describe("the built Workers bundle, in workerd", () => {
       expect(text).toBe('{"error":"crdshift is misconfigured; see the Worker\'s logs"}');
     } finally {
       await broken.dispose();
+    }
+  });
+});
+
+describe("the built Workers bundle with metrics to CloudWatch", () => {
+  it("keeps the SDK out of the main module: it is imported only when the sink is configured", () => {
+    const main = readFileSync(BUNDLE, "utf8");
+    // The service's wire name lives in the SDK's code, not in ours.
+    expect(main.includes("GraniteServiceVersion20100801")).toBe(false);
+    expect(main.match(/import\("\.\/chunks\/[^"]+\.js"\)/g)).toHaveLength(1);
+  });
+
+  it("sends PutMetricData after the reply, through waitUntil, and a broken CloudWatch changes no reply", async () => {
+    const recorder = await new MetricsRecorder().start();
+    const metered = worker({
+      CRDSHIFT_TOKEN: TOKEN,
+      CRDSHIFT_METRICS: "cloudwatch",
+      CRDSHIFT_METRICS_REGION: "eu-central-1",
+      CRDSHIFT_METRICS_ENDPOINT: recorder.url,
+      CRDSHIFT_METRICS_INTERVAL_MS: "1",
+      AWS_ACCESS_KEY_ID: "AKIDWORKERSTEST",
+      AWS_SECRET_ACCESS_KEY: "worker-secret",
+    });
+    try {
+      const sent = read("docs-v1.json");
+      const send = () => metered.dispatchFetch(`https://crdshift.test/convert/${TOKEN}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(sent) });
+      const res = await send();
+      expect(JSON.parse(await res.text())).toEqual(read("docs-v1.response.json"));
+      const [call] = await recorder.received(1);
+      expect(call!.headers.authorization).toContain("Credential=AKIDWORKERSTEST/");
+      expect(call!.body.Namespace).toBe("crdshift");
+      expect(call!.body.MetricData.find((d) => d.MetricName === "ObjectsConverted")).toMatchObject({ Values: [2], Counts: [1] });
+
+      recorder.mode = "fail";
+      const during = await send();
+      expect(JSON.parse(await during.text())).toEqual(read("docs-v1.response.json"));
+    } finally {
+      await metered.dispose();
+      await recorder.stop();
     }
   });
 });

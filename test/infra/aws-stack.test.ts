@@ -5,11 +5,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CrdshiftStack } from "../../infra/aws/stack";
 
 // Synthesized offline: no AWS credentials, no network.
+const bundleDir = fileURLToPath(new URL("../../dist/lambda", import.meta.url));
 let template: Template;
 beforeAll(() => {
-  const app = new App();
-  const stack = new CrdshiftStack(app, "Test", { bundleDir: fileURLToPath(new URL("../../dist/lambda", import.meta.url)) });
-  template = Template.fromStack(stack);
+  template = Template.fromStack(new CrdshiftStack(new App(), "Test", { bundleDir }));
 });
 
 const fn = () => Object.values(template.findResources("AWS::Lambda::Function"))[0]!.Properties;
@@ -37,15 +36,21 @@ describe("the AWS stack", () => {
     template.hasResourceProperties("AWS::Lambda::Permission", { Action: "lambda:InvokeFunction", InvokedViaFunctionUrl: true });
   });
 
-  it("may put metrics in its own namespace only, and do nothing else", () => {
-    const policies = Object.values(template.findResources("AWS::IAM::Policy"));
-    expect(policies).toHaveLength(1);
-    expect(policies[0]!.Properties.PolicyDocument.Statement).toEqual([
-      { Action: "cloudwatch:PutMetricData", Effect: "Allow", Resource: "*", Condition: { StringEquals: { "cloudwatch:namespace": "crdshift" } } },
-    ]);
+  it("writes metrics as EMF log lines by default, so the role needs nothing beyond writing logs", () => {
+    expect(fn().Environment.Variables).toMatchObject({ CRDSHIFT_METRICS: "emf", CRDSHIFT_METRICS_NAMESPACE: "crdshift" });
+    template.resourceCountIs("AWS::IAM::Policy", 0);
     template.hasResourceProperties("AWS::IAM::Role", {
       ManagedPolicyArns: [Match.objectLike({ "Fn::Join": Match.arrayWith([Match.arrayWith([Match.stringLikeRegexp("AWSLambdaBasicExecutionRole")])]) })],
     });
+  });
+
+  it("with PutMetricData chosen, may put metrics in its own namespace only", () => {
+    const stack = new CrdshiftStack(new App(), "Cw", { bundleDir, metrics: "cloudwatch", metricsNamespace: "team/crdshift" });
+    const policies = Object.values(Template.fromStack(stack).findResources("AWS::IAM::Policy"));
+    expect(policies).toHaveLength(1);
+    expect(policies[0]!.Properties.PolicyDocument.Statement).toEqual([
+      { Action: "cloudwatch:PutMetricData", Effect: "Allow", Resource: "*", Condition: { StringEquals: { "cloudwatch:namespace": "team/crdshift" } } },
+    ]);
   });
 
   it("keeps two weeks of logs", () => {

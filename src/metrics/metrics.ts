@@ -1,0 +1,101 @@
+/**
+ * What crdshift measures, named once for every sink. A review's outcome becomes a handful of
+ * data points; sinks only decide how to ship them (an EMF log line, PutMetricData, nothing).
+ */
+
+/** One review as the metrics see it: no contents, only names, counts and the outcome. */
+export interface ReviewOutcome {
+  /** `Kind.group` of the objects, e.g. `CronTab.example.com`; `mixed` or `none` when not one. */
+  crd: string;
+  /** The objects' version (`v1beta1`); `mixed` when they differ, `none` for an empty review. */
+  from: string;
+  /** The desired version, e.g. `v1`. */
+  to: string;
+  result: "success" | "failure";
+  /** Set on failure: converter-error, schema-mismatch, unknown-kind, budget-exceeded, … */
+  cause?: string;
+  objects: number;
+  durationMs: number;
+}
+
+/** Why a request was refused before it was a review. */
+export type RejectionReason =
+  | "not-found"
+  | "method-not-allowed"
+  | "unsupported-media-type"
+  | "too-large"
+  | "invalid-json"
+  | "invalid-review";
+
+export type Unit = "Milliseconds" | "Count";
+
+/** One value of one metric, with the dimension sets it is published under. */
+export interface MetricPoint {
+  name: MetricName;
+  unit: Unit;
+  value: number;
+  dimensions: Readonly<Record<string, string>>;
+  /**
+   * The dimension sets (subsets of `dimensions`' keys) the value is counted under: one metric
+   * per set in CloudWatch. `[]` is the overall figure.
+   */
+  sets: readonly (readonly string[])[];
+}
+
+export const METRICS = {
+  ReviewLatency: { unit: "Milliseconds", help: "time to convert one review, from its body read to its reply" },
+  ObjectsConverted: { unit: "Count", help: "objects converted (successful reviews only)" },
+  ConversionFailures: { unit: "Count", help: "reviews answered with Failure" },
+  ReviewsRejected: { unit: "Count", help: "requests refused before conversion (4xx)" },
+} as const satisfies Record<string, { unit: Unit; help: string }>;
+
+export type MetricName = keyof typeof METRICS;
+
+/** The sink the app talks to. Recording must be cheap and must never throw into a request. */
+export interface Metrics {
+  review(outcome: ReviewOutcome): void;
+  rejected(reason: RejectionReason): void;
+  /**
+   * Work still to do after the reply (shipping a batch), or undefined. The app hands it to the
+   * platform (`waitUntil` on Workers) so the reply never waits for it. Never rejects.
+   */
+  pending(): Promise<void> | undefined;
+}
+
+export const noMetrics: Metrics = {
+  review() {},
+  rejected() {},
+  pending: () => undefined,
+};
+
+const CRD_FROM_TO = [["CRD", "From", "To"]] as const;
+
+export function reviewPoints(outcome: ReviewOutcome): MetricPoint[] {
+  const { crd, from, to, result } = outcome;
+  const points: MetricPoint[] = [
+    {
+      name: "ReviewLatency",
+      unit: "Milliseconds",
+      value: outcome.durationMs,
+      dimensions: { CRD: crd, From: from, To: to, Result: result },
+      sets: [["CRD", "From", "To", "Result"]],
+    },
+  ];
+  if (result === "success") {
+    points.push({ name: "ObjectsConverted", unit: "Count", value: outcome.objects, dimensions: { CRD: crd, From: from, To: to }, sets: CRD_FROM_TO });
+  } else {
+    points.push({
+      name: "ConversionFailures",
+      unit: "Count",
+      value: 1,
+      dimensions: { CRD: crd, Cause: outcome.cause ?? "unknown" },
+      // Overall, per CRD, and by cause: the three questions an operator asks first.
+      sets: [[], ["CRD"], ["Cause"]],
+    });
+  }
+  return points;
+}
+
+export function rejectionPoint(reason: RejectionReason): MetricPoint {
+  return { name: "ReviewsRejected", unit: "Count", value: 1, dimensions: { Reason: reason }, sets: [["Reason"]] };
+}
