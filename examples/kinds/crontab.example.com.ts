@@ -1,11 +1,13 @@
 import * as z from "zod/mini";
-import { defineKind } from "../../src/registry";
+import { defineKind, stashFields, unstashFields } from "../../src/registry";
 
 /**
  * The CronTab of the Kubernetes docs page "Versions in CustomResourceDefinitions":
  * v1alpha1 says `endpoint: "host:port"`, v1beta1 renames it `hostPort`, v1 splits it into
  * `host` and `port`. Converters exist only between neighbours, so v1alpha1 <-> v1 takes two
  * steps. Every field is optional: partial objects (server-side apply fragments) convert too.
+ * v1 adds `protocol`, which the older versions lack: it waits in an annotation while the object
+ * is read as v1beta1 or v1alpha1, and comes back when it is written as v1 again.
  */
 export const cronTabExample = defineKind({
   group: "example.com",
@@ -13,7 +15,7 @@ export const cronTabExample = defineKind({
   versions: {
     v1alpha1: z.looseObject({ endpoint: z.optional(z.string()) }),
     v1beta1: z.looseObject({ hostPort: z.optional(z.string()) }),
-    v1: z.looseObject({ host: z.optional(z.string()), port: z.optional(z.string()) }),
+    v1: z.looseObject({ host: z.optional(z.string()), port: z.optional(z.string()), protocol: z.optional(z.string()) }),
   },
   converters: {
     v1alpha1: {
@@ -21,8 +23,10 @@ export const cronTabExample = defineKind({
     },
     v1beta1: {
       v1alpha1: ({ hostPort, ...rest }) => (hostPort === undefined ? rest : { ...rest, endpoint: hostPort }),
-      v1: ({ hostPort, ...rest }) => {
-        if (hostPort === undefined) return rest;
+      v1: (object) => {
+        const { object: unstashed, fields } = unstashFields(object);
+        const { hostPort, ...rest } = unstashed;
+        if (hostPort === undefined) return { ...rest, ...fields };
         // Split at the last colon, so an IPv6 host such as "[::1]:80" keeps its own colons.
         const colon = hostPort.lastIndexOf(":");
         const host = hostPort.slice(0, colon);
@@ -30,16 +34,16 @@ export const cronTabExample = defineKind({
         if (colon < 0 || host === "" || port === "") {
           throw new Error("hostPort could not be parsed into a separate host and port");
         }
-        return { ...rest, host, port };
+        return { ...rest, host, port, ...fields };
       },
     },
     v1: {
-      v1beta1: ({ host, port, ...rest }) => {
-        if (host === undefined && port === undefined) return rest;
+      v1beta1: ({ host, port, protocol, ...rest }) => {
+        if (host === undefined && port === undefined) return stashFields(rest, { protocol });
         // Refuse what v1beta1 could not carry back unchanged.
         if (!host || !port) throw new Error("host and port must both be set to form hostPort");
         if (port.includes(":")) throw new Error(`port ${JSON.stringify(port)} must not contain ":"`);
-        return { ...rest, hostPort: `${host}:${port}` };
+        return stashFields({ ...rest, hostPort: `${host}:${port}` }, { protocol });
       },
     },
   },

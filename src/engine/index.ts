@@ -1,3 +1,3 @@
 export { convertObjects, type BatchOptions, type BatchResult, type FailureCause } from "./convert";
 export { guardMetadata } from "./metadata";
-export { qualifiedNameError, labelValueError, labelsError, annotationsError, ANNOTATIONS_MAX_BYTES } from "./labels";
+export { qualifiedNameError, labelValueError, labelsError, annotationsError } from "./labels";

@@ -1,4 +1,4 @@
-import { DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX } from "../protocol/names";
+import { ANNOTATIONS_MAX_BYTES, DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX } from "../protocol/names";
 import { utf8Length } from "../protocol/size";
 
 /**
@@ -9,7 +9,6 @@ import { utf8Length } from "../protocol/size";
 
 const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-export const ANNOTATIONS_MAX_BYTES = 256 * 1024;
 
 const NAME_CHARS =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";

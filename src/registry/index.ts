@@ -10,3 +10,5 @@ export {
 } from "./kind";
 export { createRegistry, type Registry } from "./registry";
 export type { Route, Step } from "./routes";
+export { STASH_ANNOTATION, stashFields, unstashFields } from "./stash";
+export { compareVersions, sortVersions } from "./version-order";
