@@ -1,0 +1,97 @@
+import { isMap, isSeq, parseAllDocuments, type Document } from "yaml";
+import { sortVersions, type Registry } from "../registry";
+import { UsageError } from "./io";
+
+/** Why `url` would be refused in a CRD (apiserver `ValidateWebhookURL` with https forced), or undefined. */
+export function webhookUrlError(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `${JSON.stringify(url)} is not a URL; desired format: https://host[/path]`;
+  }
+  if (parsed.protocol !== "https:") return "'https' is the only allowed URL scheme; desired format: https://host[/path]";
+  if (parsed.hostname === "") return "host must be specified; desired format: https://host[/path]";
+  if (parsed.username !== "" || parsed.password !== "") return "user information is not permitted in the URL";
+  if (url.includes("#")) return "fragments are not permitted in the URL";
+  if (url.includes("?")) return "query parameters are not permitted in the URL";
+  return undefined;
+}
+
+export const REVIEW_VERSIONS = ["v1", "v1beta1"];
+
+/**
+ * Writes the webhook `conversion` stanza into every CustomResourceDefinition of a YAML text, in
+ * the layout of its apiVersion, keeping the rest (comments included) as it was. Refuses a CRD
+ * with one version, one the registry does not serve, and one whose versions differ from the
+ * registry's: the webhook could not convert them.
+ */
+export function writeConversionStanza(text: string, name: string, registry: Registry, url: string): { text: string; notes: string[] } {
+  const invalidUrl = webhookUrlError(url);
+  if (invalidUrl) throw new UsageError(`--url: ${invalidUrl}`);
+  const documents = parseAllDocuments(text);
+  const list = Array.isArray(documents) ? documents : [documents];
+  const notes: string[] = [];
+  let crds = 0;
+  for (const [index, document] of list.entries()) {
+    if (document.errors.length > 0) throw new UsageError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
+    const apiVersion = document.get("apiVersion");
+    if (document.get("kind") !== "CustomResourceDefinition") continue;
+    if (apiVersion !== "apiextensions.k8s.io/v1" && apiVersion !== "apiextensions.k8s.io/v1beta1") {
+      throw new UsageError(`${name}: document ${index + 1}: a CustomResourceDefinition of apiVersion ${String(apiVersion)} is not one crdshift knows`);
+    }
+    crds++;
+    update(document, apiVersion, registry, url, notes);
+  }
+  if (crds === 0) throw new UsageError(`${name}: no CustomResourceDefinition in it`);
+  return { text: list.map((document) => document.toString({ lineWidth: 0 })).join(""), notes };
+}
+
+function update(document: Document.Parsed, apiVersion: string, registry: Registry, url: string, notes: string[]): void {
+  const crdName = String(document.getIn(["metadata", "name"]) ?? "(no name)");
+  const group = document.getIn(["spec", "group"]);
+  const kind = document.getIn(["spec", "names", "kind"]);
+  if (typeof group !== "string" || typeof kind !== "string") throw new CrdError(`${crdName}: spec.group and spec.names.kind are required`);
+  const served = registry.lookup(group, kind);
+  if (!served) {
+    const known = registry.kinds.map((k) => `${k.kind}.${k.group}`).join(", ");
+    throw new CrdError(`${crdName}: ${kind}.${group} is not in the registry (it serves ${known})`);
+  }
+  const versionsNode = document.getIn(["spec", "versions"]);
+  const listed: string[] = isSeq(versionsNode)
+    ? versionsNode.items.map((item) => (isMap(item) ? String(item.get("name")) : ""))
+    : typeof document.getIn(["spec", "version"]) === "string"
+      ? [String(document.getIn(["spec", "version"]))]
+      : [];
+  if (listed.length < 2) {
+    throw new CrdError(`${crdName}: it has a single version (${listed.join("") || "none"}): with nothing to convert between, it needs no conversion webhook`);
+  }
+  const registered = [...served.versions.keys()];
+  const missingHere = registered.filter((v) => !listed.includes(v));
+  const missingThere = listed.filter((v) => !registered.includes(v));
+  if (missingHere.length > 0 || missingThere.length > 0) {
+    const parts = [
+      missingThere.length > 0 ? `the registry lacks ${missingThere.join(", ")}` : "",
+      missingHere.length > 0 ? `the CRD lacks ${missingHere.join(", ")}` : "",
+    ].filter(Boolean);
+    throw new CrdError(
+      `${crdName}: its versions (${sortVersions(listed).join(", ")}) differ from the registry's for ${kind}.${group} (${sortVersions(registered).join(", ")}): ${parts.join("; ")}`,
+    );
+  }
+  if (apiVersion === "apiextensions.k8s.io/v1") {
+    document.setIn(["spec", "conversion"], document.createNode({ strategy: "Webhook", webhook: { conversionReviewVersions: REVIEW_VERSIONS, clientConfig: { url } } }));
+  } else {
+    // v1beta1 CRDs keep the client config beside the strategy, and a webhook needs pruning on.
+    document.setIn(["spec", "conversion"], document.createNode({ strategy: "Webhook", conversionReviewVersions: REVIEW_VERSIONS, webhookClientConfig: { url } }));
+    if (document.getIn(["spec", "preserveUnknownFields"]) !== false) {
+      document.setIn(["spec", "preserveUnknownFields"], false);
+      notes.push(`${crdName}: set spec.preserveUnknownFields to false, which the apiserver requires for a conversion webhook`);
+    }
+  }
+  notes.push(`${crdName}: conversion by webhook at ${url.replace(/\/convert\/[^/]+$/, "/convert/<token>")}`);
+}
+
+/** A CRD that cannot get the stanza (exit 1): the input was read fine, but it does not fit. */
+export class CrdError extends Error {
+  override name = "CrdError";
+}

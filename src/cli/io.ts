@@ -1,0 +1,55 @@
+import { readFileSync } from "node:fs";
+import { stringify as stringifyJson } from "lossless-json";
+import { parseAllDocuments, stringify } from "yaml";
+import { decodeJson } from "../protocol/json";
+
+/** A usage problem (exit 2), as opposed to a conversion or check that failed (exit 1). */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export interface Output {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** A file's text, or standard input's for `-`. */
+export function readInput(file: string | undefined, stdin: () => string): string {
+  if (file === undefined) throw new UsageError("-f FILE is required (use -f - for standard input)");
+  if (file === "-") return stdin();
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** Every document of a JSON or (multi-document) YAML text; empty documents are skipped. */
+export function parseDocuments(text: string, name: string): unknown[] {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    try {
+      // The webhook's own reader: integers beyond 2^53 stay exact.
+      return [decodeJson(text).value];
+    } catch (error) {
+      throw new UsageError(`${name}: ${(error as Error).message}`);
+    }
+  }
+  const documents = parseAllDocuments(text);
+  const values: unknown[] = [];
+  for (const [index, document] of (Array.isArray(documents) ? documents : [documents]).entries()) {
+    if (document.errors.length > 0) throw new UsageError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
+    const value = document.toJS();
+    if (value !== null && value !== undefined) values.push(value);
+  }
+  return values;
+}
+
+export function formatDocuments(values: unknown[], format: "yaml" | "json"): string {
+  if (format === "json") {
+    const value = values.length === 1 ? values[0] : { apiVersion: "v1", kind: "List", items: values };
+    // lossless-json prints bigint (int64 beyond 2^53) as the number it is.
+    return `${stringifyJson(value, null, 2)}\n`;
+  }
+  return values.map((value) => stringify(value, { lineWidth: 0 })).join("---\n");
+}

@@ -1,0 +1,158 @@
+import { readFileSync } from "node:fs";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { registry as exampleRegistry } from "../../examples";
+import type { Registry } from "../registry";
+import { sortVersions } from "../registry/version-order";
+import { checkRegistry } from "./check";
+import { convertDocuments } from "./convert";
+import { CrdError, writeConversionStanza } from "./crd";
+import { UsageError, formatDocuments, parseDocuments, readInput, type Output } from "./io";
+import { loadRegistry } from "./load-registry";
+
+const HELP: Record<string, string> = {
+  main: `crdshift: CRD conversion webhooks, offline tools
+
+Usage: crdshift <command> [options]
+
+Commands:
+  convert   convert objects in a YAML or JSON file to another version
+  crd       write the conversion webhook stanza into a CRD manifest
+  check     prove the registry: every version pair round-trips
+  versions  sort version names by Kubernetes' version priority
+
+Every command takes --registry FILE (a module exporting \`registry\`; default: examples/)
+and --help. Exit codes: 0 done, 1 a conversion or check failed, 2 bad usage or input.
+`,
+  convert: `Usage: crdshift convert -f FILE|- --to GROUP/VERSION [-o yaml|json]
+
+Converts every object of a (multi-document) YAML or JSON file, a List, or a ConversionReview
+to GROUP/VERSION with the registry's converters, offline. Objects of kinds the registry does not
+serve are passed through unchanged and reported on stderr. If any object fails, nothing is
+written and the exit code is 1.
+
+  -f, --file FILE      input file, or - for standard input
+      --to GROUP/VERSION
+  -o, --output FORMAT  yaml (default) or json
+`,
+  crd: `Usage: crdshift crd -f CRD.yaml --url https://HOST/PATH
+
+Writes the CRD back on stdout with spec.conversion set to the webhook (strategy Webhook,
+conversionReviewVersions [v1, v1beta1], clientConfig.url), in the layout of its apiVersion
+(apiextensions.k8s.io/v1 or v1beta1), keeping comments and formatting. Refuses a CRD with a
+single version, and one whose versions differ from the registry's.
+
+  -f, --file FILE   the CRD manifest, or - for standard input
+      --url URL     https URL of the webhook, with the path token: https://host/convert/<token>
+`,
+  check: `Usage: crdshift check [--runs N] [--seed N]
+
+For every kind and every ordered pair of versions A, B, converts objects generated from A's zod
+schema (whole and partial, with labels, annotations and unknown fields) to B and back, and
+fails on the first one that does not come back equal, printing it. A converter that refuses an
+object (throws) is counted, not failed.
+
+      --runs N   objects per pair (default 200)
+      --seed N   replay a run
+`,
+  versions: `Usage: crdshift versions NAME...
+
+Prints the version names in Kubernetes' priority order (GA, then beta, then alpha, larger
+numbers first; other names last, alphabetically), as kubectl picks a default version.
+`,
+};
+
+interface Io extends Output {
+  stdin: () => string;
+}
+
+const defaultIo: Io = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  stdin: () => readFileSync(0, "utf8"),
+};
+
+const COMMON = { help: { type: "boolean", short: "h" }, registry: { type: "string" } } as const;
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+      io.out(HELP.main!);
+      return command === undefined ? 2 : 0;
+    }
+    if (!(command in HELP) || command === "main") throw new UsageError(`unknown command ${JSON.stringify(command)}; see crdshift --help`);
+    const { values, positionals } = parse(command, rest);
+    if (values.help) {
+      io.out(HELP[command]!);
+      return 0;
+    }
+    const registry = (): Promise<Registry> => (values.registry ? loadRegistry(String(values.registry)) : Promise.resolve(exampleRegistry));
+    switch (command) {
+      case "versions":
+        if (positionals.length === 0) throw new UsageError("give the version names to sort, e.g. crdshift versions v1 v1beta1 v2");
+        io.out(`${sortVersions(positionals).join("\n")}\n`);
+        return 0;
+      case "convert": {
+        if (!values.to) throw new UsageError("--to GROUP/VERSION is required");
+        const format = String(values.output ?? "yaml");
+        if (format !== "yaml" && format !== "json") throw new UsageError(`-o must be yaml or json, got ${JSON.stringify(format)}`);
+        const file = values.file as string | undefined;
+        const name = file === "-" ? "stdin" : (file ?? "");
+        const documents = parseDocuments(readInput(file, io.stdin), name);
+        const result = await convertDocuments(await registry(), documents, String(values.to), name, io);
+        if (result.errors.length > 0) {
+          for (const error of result.errors) io.err(`crdshift: ${error}\n`);
+          return 1;
+        }
+        io.out(formatDocuments(result.documents, format));
+        return 0;
+      }
+      case "crd": {
+        if (!values.url) throw new UsageError("--url https://HOST/PATH is required");
+        const file = values.file as string | undefined;
+        const { text, notes } = writeConversionStanza(readInput(file, io.stdin), file === "-" ? "stdin" : (file ?? ""), await registry(), String(values.url));
+        io.out(text);
+        for (const note of notes) io.err(`crdshift: ${note}\n`);
+        return 0;
+      }
+      case "check": {
+        const runs = values.runs === undefined ? undefined : positive(String(values.runs), "--runs");
+        const seed = values.seed === undefined ? undefined : Number.parseInt(String(values.seed), 10);
+        if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError("--seed must be a whole number");
+        return (await checkRegistry(await registry(), { ...(runs ? { runs } : {}), ...(seed !== undefined ? { seed } : {}) }, io)) ? 0 : 1;
+      }
+    }
+    return 2;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`crdshift: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof CrdError) {
+      io.err(`crdshift: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+const OPTIONS: Record<string, ParseArgsConfig["options"]> = {
+  convert: { ...COMMON, file: { type: "string", short: "f" }, to: { type: "string" }, output: { type: "string", short: "o" } },
+  crd: { ...COMMON, file: { type: "string", short: "f" }, url: { type: "string" } },
+  check: { ...COMMON, runs: { type: "string" }, seed: { type: "string" } },
+  versions: { ...COMMON },
+};
+
+function parse(command: string, args: string[]) {
+  try {
+    return parseArgs({ args, options: OPTIONS[command]!, allowPositionals: command === "versions", strict: true });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}; see crdshift ${command} --help`);
+  }
+}
+
+function positive(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number`);
+  return n;
+}
