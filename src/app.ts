@@ -16,7 +16,9 @@ import {
   successReply,
   type ConversionReview,
 } from "./protocol";
+import { scanBody } from "./protocol/shape";
 import { exceedsEmbedded } from "./protocol/size";
+import { limitFailure } from "./engine/limits";
 import type { Registry } from "./registry";
 
 export interface AppOptions {
@@ -39,6 +41,11 @@ export interface AppOptions {
    * resumes with the next invocation).
    */
   defer?: (c: Context, work: Promise<void>) => void;
+  /**
+   * The caller's address as the platform saw it (the socket on Node, `CF-Connecting-IP` on
+   * Workers, `requestContext.http.sourceIp` on Lambda), for CRDSHIFT_ALLOWED_SOURCES.
+   */
+  sourceAddress?: (c: Context) => string | undefined;
 }
 
 /**
@@ -49,16 +56,17 @@ export interface AppOptions {
  */
 export function createApp(options: AppOptions): Hono {
   const { registry, config, log = jsonLogger, now = Date.now, startedAt, platformDeadline } = options;
-  const { metrics = noMetrics, defer = deferAfterReply } = options;
+  const { metrics = noMetrics, defer = deferAfterReply, sourceAddress } = options;
   const app = new Hono();
   let cold = true;
+  let unknownSourceLogged = false;
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
 
   /** Every refusal is counted; 4xx that say something about the caller are logged too. */
   const refuse = (c: Context, reason: RejectionReason, status: 400 | 404 | 405 | 413 | 415, error: string, headers?: Record<string, string>) => {
     metrics.rejected(reason);
-    // 404s are the internet knocking without the token: counted, not logged line by line.
+    // 404s are the internet knocking: counted, not logged line by line.
     if (status !== 404) log({ level: "warn", msg: "request rejected", status, reason, error });
     ship(c);
     return c.json({ error }, status, headers);
@@ -77,7 +85,21 @@ export function createApp(options: AppOptions): Hono {
    * else is revealed without it), the method, the content type, the size. Plain checks in a
    * row rather than a middleware chain: every request passes them.
    */
+  /** Whether the caller's network may call at all; unknown addresses are refused (fail closed). */
+  function sourceAllowed(c: Context): boolean {
+    const allowed = config.allowedSources;
+    if (!allowed) return true;
+    const address = sourceAddress?.(c);
+    if (address === undefined && !unknownSourceLogged) {
+      unknownSourceLogged = true;
+      log({ level: "error", msg: "CRDSHIFT_ALLOWED_SOURCES is set, but this platform gives no caller address: refusing every request" });
+    }
+    return address !== undefined && allowed.matches(address);
+  }
+
   async function refusal(c: Context): Promise<Response | undefined> {
+    // Networks first, then the token: neither reveals anything to a caller who fails it.
+    if (!sourceAllowed(c)) return refuse(c, "source-not-allowed", 404, "not found");
     const given = c.req.param("token");
     if (config.tokens.length === 0 ? given !== undefined : !(await tokenMatches(config.tokens, given))) return notFound(c);
     if (c.req.method !== "POST") {
@@ -106,9 +128,14 @@ export function createApp(options: AppOptions): Hono {
     const first = cold;
     cold = false;
     const deadline = reviewDeadline(started, first, c);
+    const text = await c.req.text();
+    const shape = scanBody(text);
+    if (shape.depth > config.maxDepth) {
+      return refuse(c, "too-deep", 400, `body is nested ${shape.depth} levels deep, over the limit of ${config.maxDepth} (CRDSHIFT_MAX_DEPTH)`);
+    }
     let decoded;
     try {
-      decoded = decodeJson(await c.req.text());
+      decoded = decodeJson(text);
     } catch (error) {
       if (error instanceof JsonError) return refuse(c, "invalid-json", 400, error.message);
       throw error;
@@ -118,11 +145,14 @@ export function createApp(options: AppOptions): Hono {
     const { review } = parsed;
     const { request } = review;
 
-    const result = await convertObjects(registry, request.desiredAPIVersion, request.objects, {
-      deadline,
-      budgetMs: Math.max(0, Math.round(deadline - started)),
-      now,
-    });
+    const overLimit = limitFailure(request.objects, shape, config);
+    const result: BatchResult = overLimit
+      ? { ok: false, ...overLimit }
+      : await convertObjects(registry, request.desiredAPIVersion, request.objects, {
+          deadline,
+          budgetMs: Math.max(0, Math.round(deadline - started)),
+          now,
+        });
     const body = encodeReply(review, result, decoded.lossless, config.replyLimitBytes);
     const durationMs = now() - started;
     const summary = summarize(request.objects);

@@ -1,3 +1,5 @@
+import { parseSources, type SourceMatcher } from "./sources";
+
 /**
  * The one typed configuration, read from whatever a platform calls its environment
  * (`process.env` on Node and Lambda, the Worker's `env` bindings). Bad values fail at start
@@ -19,6 +21,17 @@ export interface Config {
    * that says so, instead of an opaque platform error.
    */
   replyLimitBytes?: number;
+  /**
+   * Caller networks allowed (CRDSHIFT_ALLOWED_SOURCES), checked against the address the platform
+   * saw; others get 404. Undefined: any caller.
+   */
+  allowedSources?: { ranges: readonly string[]; matches: SourceMatcher };
+  /** Deepest nesting of arrays and objects accepted in a body; deeper gets 400. */
+  maxDepth: number;
+  /** Most objects in one review; more fail the review. */
+  maxObjects: number;
+  /** Largest single object, in bytes of JSON; larger fails the review, naming it. */
+  maxObjectBytes: number;
   /** Where metrics go; see src/metrics. */
   metrics: MetricsConfig;
   /** Debug switch: name each review's objects in its log line (never their contents). */
@@ -43,6 +56,12 @@ export type MetricsConfig =
 export const DEFAULTS = {
   bodyLimitBytes: 32 * 1024 * 1024,
   budgetMs: 25_000,
+  // Kubernetes objects nest a few dozen levels; far below where a recursive converter or
+  // printer would run out of stack.
+  maxDepth: 1_000,
+  maxObjects: 100_000,
+  // etcd stores at most 1.5 MiB per object by default: twice that is more than any real one.
+  maxObjectBytes: 3 * 1024 * 1024,
   metricsNamespace: "crdshift",
   metricsIntervalMs: 10_000,
   metricsTimeoutMs: 5_000,
@@ -82,6 +101,10 @@ export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
     bodyLimitBytes: positiveInteger(env, "CRDSHIFT_BODY_LIMIT_BYTES") ?? DEFAULTS.bodyLimitBytes,
     budgetMs: positiveInteger(env, "CRDSHIFT_BUDGET_MS") ?? DEFAULTS.budgetMs,
     replyLimitBytes: positiveInteger(env, "CRDSHIFT_REPLY_LIMIT_BYTES"),
+    ...sources(env),
+    maxDepth: positiveInteger(env, "CRDSHIFT_MAX_DEPTH") ?? DEFAULTS.maxDepth,
+    maxObjects: positiveInteger(env, "CRDSHIFT_MAX_OBJECTS") ?? DEFAULTS.maxObjects,
+    maxObjectBytes: positiveInteger(env, "CRDSHIFT_MAX_OBJECT_BYTES") ?? DEFAULTS.maxObjectBytes,
     metrics: readMetrics(env, platform.metrics ?? "none"),
     logObjectNames: flag(env, "CRDSHIFT_LOG_OBJECT_NAMES"),
   };
@@ -121,6 +144,16 @@ function readMetrics(env: Env, fallback: MetricsSink): MetricsConfig {
     intervalMs: positiveInteger(env, "CRDSHIFT_METRICS_INTERVAL_MS") ?? DEFAULTS.metricsIntervalMs,
     timeoutMs: positiveInteger(env, "CRDSHIFT_METRICS_TIMEOUT_MS") ?? DEFAULTS.metricsTimeoutMs,
   };
+}
+
+function sources(env: Env): Pick<Config, "allowedSources"> {
+  const value = text(env, "CRDSHIFT_ALLOWED_SOURCES");
+  if (value === undefined) return {};
+  try {
+    return { allowedSources: parseSources(value) };
+  } catch (error) {
+    throw new ConfigError(`CRDSHIFT_ALLOWED_SOURCES: ${(error as Error).message}; give addresses or CIDR ranges separated by commas`);
+  }
 }
 
 function flag(env: Env, name: string): boolean {

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { registry as exampleRegistry } from "../examples";
-import { createApp } from "../src/app";
+import { createApp, type AppOptions } from "../src/app";
 import { readConfig } from "../src/config";
 import type { LogRecord } from "../src/log";
 import { decodeJson, encodeJson } from "../src/protocol";
@@ -17,15 +17,19 @@ export function review(
   return { apiVersion, kind: "ConversionReview", request: { uid: UID, desiredAPIVersion, objects } };
 }
 
-export function testApp(options: { env?: Record<string, string>; registry?: Registry; now?: () => number } = {}) {
+export function testApp(
+  options: { env?: Record<string, string>; registry?: Registry; now?: () => number; sourceAddress?: AppOptions["sourceAddress"] } = {},
+) {
   const logs: LogRecord[] = [];
+  const config = readConfig(options.env ?? {});
   const app = createApp({
     registry: options.registry ?? exampleRegistry,
-    config: readConfig(options.env ?? {}),
+    config,
     log: (record) => logs.push(record),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.sourceAddress ? { sourceAddress: options.sourceAddress } : {}),
   });
-  return { app, logs };
+  return { app, logs, config };
 }
 
 type App = ReturnType<typeof testApp>["app"];

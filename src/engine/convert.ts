@@ -15,7 +15,10 @@ export type FailureCause =
   | "schema-mismatch"
   | "converter-error"
   | "invalid-metadata"
-  | "budget-exceeded";
+  | "budget-exceeded"
+  // Refused whole, before conversion (engine/limits.ts):
+  | "too-many-objects"
+  | "object-too-large";
 
 export type BatchResult =
   | { ok: true; objects: JsonObject[] }

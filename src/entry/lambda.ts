@@ -21,13 +21,18 @@ function lambdaDeadline(c: Context): number | undefined {
   return Date.now() + context.getRemainingTimeInMillis() - RETURN_MARGIN_MS;
 }
 
+/** The function URL's own record of the caller (`requestContext.http.sourceIp`), not a header. */
+function lambdaSource(c: Context): string | undefined {
+  return (c.env as { requestContext?: { http?: { sourceIp?: string } } } | undefined)?.requestContext?.http?.sourceIp;
+}
+
 function build() {
   try {
     // EMF unless told otherwise: metrics as log lines, no SDK to load, no API call to wait for.
     const config = readConfig(process.env, { metrics: "emf" });
     // Straight to stdout: EMF lines must be bare JSON, without the runtime's console.log prefix.
     const metrics = createMetrics(config.metrics, { log: jsonLogger, write: (line) => process.stdout.write(`${line}\n`) });
-    return handle(createApp({ registry, config, log: jsonLogger, startedAt, platformDeadline: lambdaDeadline, metrics }));
+    return handle(createApp({ registry, config, log: jsonLogger, startedAt, platformDeadline: lambdaDeadline, metrics, sourceAddress: lambdaSource }));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     jsonLogger({ level: "error", msg: "configuration error", error: error.message });

@@ -1,4 +1,6 @@
+import type { IncomingMessage } from "node:http";
 import { serve } from "@hono/node-server";
+import type { Context } from "hono";
 import { registry } from "../../examples";
 import { createApp } from "../app";
 import { readConfig } from "../config";
@@ -13,7 +15,9 @@ const hostname = process.env.HOST ?? "127.0.0.1";
 // Straight to the streams: console.log's formatting costs more than the line is worth here.
 const log = createJsonLogger((line, record) => (record.level === "error" ? process.stderr : process.stdout).write(`${line}\n`));
 const metrics = createMetrics(config.metrics, { log, write: (line) => process.stdout.write(`${line}\n`) });
-const app = createApp({ registry, config, log, startedAt, metrics });
+// The socket's peer: the only address on Node nobody can forge with a header.
+const sourceAddress = (c: Context) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
+const app = createApp({ registry, config, log, startedAt, metrics, sourceAddress });
 
 const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   const host = info.family === "IPv6" ? `[${info.address}]` : info.address;

@@ -22,7 +22,8 @@ export default {
         // CloudWatch keys, if used, are Worker secrets (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY);
         // metrics leave through waitUntil, after the reply.
         const metrics = createMetrics(config.metrics, { log: jsonLogger, write: (line) => console.log(line) });
-        app = createApp({ registry, config, log: jsonLogger, metrics });
+        // Cloudflare's edge sets CF-Connecting-IP itself, overwriting whatever a client sent.
+        app = createApp({ registry, config, log: jsonLogger, metrics, sourceAddress: (c) => c.req.header("cf-connecting-ip") });
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         jsonLogger({ level: "error", msg: "configuration error", error: error.message });

@@ -21,9 +21,11 @@ export interface ReviewOutcome {
 /** Why a request was refused before it was a review. */
 export type RejectionReason =
   | "not-found"
+  | "source-not-allowed"
   | "method-not-allowed"
   | "unsupported-media-type"
   | "too-large"
+  | "too-deep"
   | "invalid-json"
   | "invalid-review";
 

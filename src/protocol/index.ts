@@ -12,3 +12,4 @@ export {
   type ReviewApiVersion,
 } from "./review";
 export { successReply, failureReply } from "./reply";
+export { scanBody, type BodyShape } from "./shape";

@@ -145,6 +145,23 @@ describe("the built Lambda bundle behind a function URL", () => {
   });
 });
 
+describe("the built Lambda bundle with CRDSHIFT_ALLOWED_SOURCES", () => {
+  it("answers callers from allowed networks only, by the function URL's requestContext.http.sourceIp", async () => {
+    const restricted = new LambdaHost({ CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_ALLOWED_SOURCES: "203.0.113.0/24" });
+    try {
+      const body = JSON.stringify(read("docs-v1.json"));
+      expect((await restricted.invoke(functionUrlEvent({ path, body, sourceIp: "203.0.113.7" }))).statusCode).toBe(200);
+      expect((await restricted.invoke(functionUrlEvent({ path, body, sourceIp: "198.51.100.1" }))).statusCode).toBe(404);
+      // X-Forwarded-For is whatever the client wrote: it does not count.
+      const forged = functionUrlEvent({ path, body, sourceIp: "198.51.100.1" });
+      forged.headers["x-forwarded-for"] = "203.0.113.7";
+      expect((await restricted.invoke(forged)).statusCode).toBe(404);
+    } finally {
+      await restricted.stop();
+    }
+  });
+});
+
 describe("the built Lambda bundle with metrics to CloudWatch through PutMetricData", () => {
   it("loads the SDK only when configured, and sends the review's metrics with the function's credentials", async () => {
     const bundle = readFileSync(LAMBDA_BUNDLE, "utf8");

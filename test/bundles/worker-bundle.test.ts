@@ -78,6 +78,28 @@ describe("the built Workers bundle, in workerd", () => {
   });
 });
 
+describe("the built Workers bundle with CRDSHIFT_ALLOWED_SOURCES", () => {
+  it("answers callers from allowed networks only, by the address Cloudflare's edge records", async () => {
+    const restricted = worker({ CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_ALLOWED_SOURCES: "203.0.113.0/24, 2001:db8::/32" });
+    try {
+      const from = async (ip?: string) =>
+        (
+          await restricted.dispatchFetch(`https://crdshift.test/convert/${TOKEN}`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json", ...(ip ? { "CF-Connecting-IP": ip } : {}) },
+            body: JSON.stringify(read("docs-v1.json")),
+          })
+        ).status;
+      expect(await from("203.0.113.9")).toBe(200);
+      expect(await from("2001:db8::7")).toBe(200);
+      expect(await from("198.51.100.1")).toBe(404);
+      expect(await from()).toBe(404);
+    } finally {
+      await restricted.dispose();
+    }
+  });
+});
+
 describe("the built Workers bundle with metrics to CloudWatch", () => {
   it("keeps the SDK out of the main module: it is imported only when the sink is configured", () => {
     const main = readFileSync(BUNDLE, "utf8");

@@ -69,6 +69,18 @@ describe("integers beyond 2^53 come back byte-exact", () => {
     expect(decodeJson('{"a":1,"a":9007199254740993}').value).toEqual({ a: 9007199254740993n });
   });
 
+  it("a body nested deeper than CRDSHIFT_MAX_DEPTH (1,000 by default) is a clean 400, before parsing", async () => {
+    const deep = "[".repeat(1500) + "]".repeat(1500);
+    const res = await post(app, body("1", `,"deep":${deep}`));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "body is nested 1505 levels deep, over the limit of 1000 (CRDSHIFT_MAX_DEPTH)" });
+    // Brackets inside strings are text, not nesting.
+    expect((await post(app, body("1", `,"text":${JSON.stringify(deep)}`))).status).toBe(200);
+  });
+});
+
+describe("with the depth limit raised, the safety nets below it still hold", () => {
+  const { app } = testApp({ registry: createRegistry([quantity]), env: { CRDSHIFT_MAX_DEPTH: "100000" } });
   it("deep nesting on the exact path is a clean 400", async () => {
     const deep = "[".repeat(20000) + "]".repeat(20000);
     const res = await post(app, body("9007199254740993", `,"deep":${deep}`));

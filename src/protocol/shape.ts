@@ -1,0 +1,47 @@
+/**
+ * The shape of a review body, read in one pass over its text before it is parsed: how deep it
+ * nests, and the length of its largest item (an array or object opened at depth 4, which in a
+ * ConversionReview is an element of `request.objects`). Both limits can then be enforced
+ * without walking the parsed objects, which would cost as much as the conversion.
+ */
+export interface BodyShape {
+  depth: number;
+  /** In UTF-16 code units of the text; its UTF-8 size is between that and three times that. */
+  largestItem: number;
+}
+
+const ITEM_DEPTH = 4;
+
+export function scanBody(text: string): BodyShape {
+  let depth = 0;
+  let max = 0;
+  let itemStart = 0;
+  let largestItem = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      // Jump to the closing quote: the next one not escaped by an odd run of backslashes.
+      let end = text.indexOf('"', i + 1);
+      for (;;) {
+        if (end < 0) return { depth: max, largestItem };
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === 92) slashes++;
+        if ((slashes & 1) === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      i = end + 1;
+      continue;
+    }
+    if (c === 123 || c === 91) {
+      if (++depth > max) max = depth;
+      if (depth === ITEM_DEPTH) itemStart = i;
+    } else if (c === 125 || c === 93) {
+      if (depth === ITEM_DEPTH && i + 1 - itemStart > largestItem) largestItem = i + 1 - itemStart;
+      depth--;
+    }
+    i++;
+  }
+  return { depth: max, largestItem };
+}

@@ -1,0 +1,65 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { scanBody } from "../../src/protocol/shape";
+import { convertFails, convertOk, cronTab, post, review, testApp, wire } from "../helpers";
+
+describe("limits, each configurable, each with a clear message", () => {
+  it("objects per review (CRDSHIFT_MAX_OBJECTS): a Failure before any conversion", async () => {
+    const { app } = testApp({ env: { CRDSHIFT_MAX_OBJECTS: "3" } });
+    const objects = (n: number) => Array.from({ length: n }, (_, i) => cronTab("v1beta1", `c${i}`, { hostPort: "h:1" }));
+    await convertOk(app, review("example.com/v1", objects(3)));
+    expect(await convertFails(app, review("example.com/v1", objects(4)))).toBe(
+      "the review holds 4 objects, over this webhook's limit of 3 per review (CRDSHIFT_MAX_OBJECTS)",
+    );
+  });
+
+  it("size of one object (CRDSHIFT_MAX_OBJECT_BYTES): a Failure naming it", async () => {
+    const { app } = testApp({ env: { CRDSHIFT_MAX_OBJECT_BYTES: "3000" } });
+    const small = cronTab("v1beta1", "small", { hostPort: "h:1" });
+    await convertOk(app, review("example.com/v1", [small, cronTab("v1beta1", "near", { hostPort: "h:1", note: "é".repeat(900) })]));
+    const big = cronTab("v1beta1", "big", { hostPort: "h:1", note: "é".repeat(1500) }); // 1,500 characters, 3,000 bytes
+    expect(await convertFails(app, review("example.com/v1", [small, big]))).toMatch(
+      /^object 1 \(default\/big, uid uid-big\) is 31\d\d bytes, over this webhook's limit of 3000 per object \(CRDSHIFT_MAX_OBJECT_BYTES\)$/,
+    );
+  });
+
+  it("nesting depth (CRDSHIFT_MAX_DEPTH): a 400 before parsing", async () => {
+    const { app } = testApp({ env: { CRDSHIFT_MAX_DEPTH: "10" } });
+    // root, request, objects, the object, then a..f: 10 levels; g is a value.
+    const ok = cronTab("v1beta1", "n", { hostPort: "h:1", a: { b: { c: { d: { e: { f: { g: 1 } } } } } } });
+    expect((await post(app, wire(review("example.com/v1", [ok])))).status).toBe(200);
+    const nested = cronTab("v1beta1", "n", { hostPort: "h:1", a: { b: { c: { d: { e: { f: { g: [1] } } } } } } });
+    const res = await post(app, wire(review("example.com/v1", [nested])));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "body is nested 11 levels deep, over the limit of 10 (CRDSHIFT_MAX_DEPTH)" });
+  });
+
+  it("the defaults let every real review through: 1,000 levels, 100,000 objects, 3 MiB per object", () => {
+    const { config } = testApp();
+    expect(config).toMatchObject({ maxDepth: 1000, maxObjects: 100_000, maxObjectBytes: 3 * 1024 * 1024 });
+  });
+});
+
+describe("the body scan", () => {
+  const depthOf = (value: unknown): number =>
+    typeof value === "object" && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0;
+
+  it("measures the nesting JSON.parse sees, whatever strings hold", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value);
+        expect(scanBody(text).depth).toBe(depthOf(JSON.parse(text)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("measures the largest item of request.objects", () => {
+    fc.assert(
+      fc.property(fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 5 }), (objects) => {
+        const text = JSON.stringify({ apiVersion: "a", request: { uid: "u", objects } });
+        expect(scanBody(text).largestItem).toBe(Math.max(0, ...objects.map((o) => JSON.stringify(o).length)));
+      }),
+    );
+  });
+});
