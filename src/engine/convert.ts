@@ -4,8 +4,8 @@ import type { KindDefinition } from "../registry/kind";
 import type { Route } from "../registry/routes";
 import type { Registry } from "../registry/registry";
 import { describeObject } from "./describe";
-import { guardMetadata } from "./metadata";
-import { copyJson, isJsonObject, type JsonObject } from "./plain";
+import { guardMetadata, sourceMetadataError } from "./metadata";
+import { copyJson, isJsonObject, jsonTypeName, type JsonObject } from "./plain";
 
 /** Why a batch failed; metrics and logs count failures by it. */
 export type FailureCause =
@@ -106,8 +106,7 @@ function convertOne(
   version: string,
 ): JsonObject | Promise<JsonObject> {
   if (!isJsonObject(object)) {
-    const got = object === null ? "null" : Array.isArray(object) ? "an array" : `a ${typeof object}`;
-    throw new ObjectFailure("invalid-object", `object ${index} is not a JSON object but ${got}`);
+    throw new ObjectFailure("invalid-object", `object ${index} is not a JSON object but ${jsonTypeName(object)}`);
   }
   // Messages are built only on failure: this runs for every object.
   const who = () => describeObject(index, object);
@@ -124,10 +123,13 @@ function convertOne(
   };
 
   const original = object.metadata;
+  // null is let through, answered with {} (see the metadata-guard tests: kubernetes#117356).
   if (original !== undefined && original !== null && !isJsonObject(original)) {
-    fail("invalid-object", "metadata is not an object");
+    fail("invalid-object", `metadata is ${jsonTypeName(original)}, not an object`);
   }
   const metadata = isJsonObject(original) ? original : undefined;
+  const metadataIssue = metadata && sourceMetadataError(metadata);
+  if (metadataIssue) fail("invalid-object", metadataIssue);
 
   if (source.group !== group) fail("unknown-kind", `cannot convert between API groups ${source.group} and ${group}`);
   const def = registry.lookup(group, kind);

@@ -1,5 +1,5 @@
 import { annotationsError, labelsError } from "./labels";
-import { goTypeName, isJsonObject, type JsonObject } from "./plain";
+import { goTypeName, isJsonObject, jsonTypeName, type JsonObject } from "./plain";
 
 const MUTABLE_FIELDS = ["labels", "annotations"] as const;
 
@@ -50,4 +50,27 @@ function sameStrings(a: JsonObject, b: Record<string, string>): boolean {
   if (Object.keys(a).length !== keys.length) return false;
   for (const key of keys) if (a[key] !== b[key]) return false;
   return true;
+}
+
+const STRING_FIELDS = ["name", "namespace", "uid", "generateName", "resourceVersion"] as const;
+
+/**
+ * Why an object's own metadata could never have come from an apiserver (which decodes it into
+ * Go's ObjectMeta), or undefined. Such an object cannot be answered with a reply the apiserver
+ * accepts, so it fails here, named, instead of there, opaquely. A few type checks per object.
+ */
+export function sourceMetadataError(metadata: JsonObject): string | undefined {
+  for (const field of STRING_FIELDS) {
+    const value = metadata[field];
+    if (value !== undefined && value !== null && typeof value !== "string") return `metadata.${field} is ${jsonTypeName(value)}, not a string`;
+  }
+  for (const field of MUTABLE_FIELDS) {
+    const value = metadata[field];
+    if (value === undefined || value === null) continue;
+    if (!isJsonObject(value)) return `metadata.${field} is ${jsonTypeName(value)}, not a map of strings`;
+    for (const key of Object.keys(value)) {
+      if (typeof value[key] !== "string") return `metadata.${field}[${JSON.stringify(key)}] is ${jsonTypeName(value[key])}, not a string`;
+    }
+  }
+  return undefined;
 }

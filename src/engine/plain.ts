@@ -45,3 +45,12 @@ export function copyJson<T>(value: T): T {
   }
   return out as T;
 }
+
+/** A JSON value's type in words, for messages: "an array", "null", "a number". */
+export function jsonTypeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "bigint") return "a number";
+  return typeof value === "undefined" ? "missing" : `a ${typeof value}`;
+}

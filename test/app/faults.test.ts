@@ -12,16 +12,16 @@ const flaky = defineKind({
   versions: { v1: z.looseObject({ mode: z.optional(z.string()) }), v2: z.looseObject({ mode: z.optional(z.string()) }) },
   converters: {
     v1: {
-      v2: async (object) => {
+      v2: (object) => {
         if (object.mode === "throw") throw new Error("asked to throw");
         if (object.mode === "reject") return Promise.reject(new Error("asked to reject"));
         if (object.mode === "non-object") return 42 as never;
         if (object.mode === "busy") {
           const until = Date.now() + 120;
           while (Date.now() < until); // a long synchronous loop: JavaScript cannot interrupt it
+          return object;
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
-        return object;
+        return new Promise((resolve) => setTimeout(() => resolve(object), Math.random() * 5));
       },
     },
     v2: { v1: (object) => object },
@@ -53,10 +53,17 @@ describe("faults in converters", () => {
     }
   });
 
-  it("a long synchronous loop cannot be interrupted, but the budget ends the review as soon as it has control again", async () => {
+  it("an object whose metadata no apiserver could have sent is refused by name, not passed on", async () => {
+    const { app } = testApp({ registry });
+    const odd = { ...flakyObject("odd", "fine"), metadata: { name: "odd", labels: { team: 7 } } };
+    const reply = await message(app, review("flaky.example.com/v2", [odd]));
+    expect(reply.result.message).toBe('object 0 (odd) Flaky flaky.example.com/v1 -> flaky.example.com/v2: metadata.labels["team"] is a number, not a string');
+  });
+
+  it("a long synchronous loop cannot be interrupted, but the budget ends the review right after it", async () => {
     const { app } = testApp({ registry, env: { CRDSHIFT_BUDGET_MS: "50" } });
     const reply = await message(app, review("flaky.example.com/v2", [flakyObject("a", "busy"), flakyObject("b", "fine")]));
-    expect(reply.result.message).toBe("conversion budget of 50 ms exceeded after 0 of 2 objects (Flaky flaky.example.com/v1 -> flaky.example.com/v2)");
+    expect(reply.result.message).toBe("conversion budget of 50 ms exceeded after 1 of 2 objects (Flaky flaky.example.com/v1 -> flaky.example.com/v2)");
   });
 
   it("interleaved concurrent reviews of different kinds, failing and not, never see each other's objects", async () => {
