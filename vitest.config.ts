@@ -25,7 +25,13 @@ export default defineConfig({
             miniflare: { bindings: { CRDSHIFT_TOKEN: WORKER_TOKEN, CRDSHIFT_BODY_LIMIT_BYTES: "65536" } },
           }),
         ],
-        test: { name: "workers", include: ["test/workers/**/*.test.ts"] },
+        test: {
+          name: "workers",
+          include: ["test/workers/**/*.test.ts"],
+          // ipaddr.js is a UMD file; pre-bundled, it loads as ESM inside workerd (wrangler's
+          // esbuild does the same for the deployed bundle).
+          deps: { optimizer: { ssr: { enabled: true, include: ["ipaddr.js"] } } },
+        },
       },
     ],
   },
