@@ -1,19 +1,17 @@
 import { registry } from "../examples";
-import { convertObjects } from "../src/engine";
-import { decodeJson, encodeJson, failureReply, parseReview, successReply } from "../src/protocol";
+import { DEFAULTS } from "../src/config";
+import { convertBody as webhookBody } from "../src/engine/review";
 
-/** What the webhook does to a request body, without HTTP: body in, reply body out. */
+const LIMITS = { maxDepth: DEFAULTS.maxDepth, maxObjects: DEFAULTS.maxObjects, maxObjectBytes: DEFAULTS.maxObjectBytes };
+
+/**
+ * What the webhook does to a request body, without HTTP, with every safety on: the same
+ * function the app calls (depth and size scan, envelope, limits, conversion, guards, encoding).
+ */
 export async function convertBody(body: string): Promise<string> {
-  const decoded = decodeJson(body);
-  const parsed = parseReview(decoded.value);
-  if (!parsed.ok) throw new Error(parsed.message);
-  const { review } = parsed;
-  const result = await convertObjects(registry, review.request.desiredAPIVersion, review.request.objects, {
-    deadline: Date.now() + 25_000,
-    budgetMs: 25_000,
-  });
-  if (!result.ok) return encodeJson(failureReply(review, result.message));
-  return encodeJson(successReply(review, result.objects), decoded.lossless);
+  const outcome = await webhookBody(registry, body, { ...LIMITS, deadline: Date.now() + 25_000, budgetMs: 25_000 });
+  if (outcome.rejected) throw new Error(outcome.message);
+  return outcome.text;
 }
 
 /** The floor: the least any JSON webhook must do with the same body. */

@@ -2,23 +2,11 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { timingSafeEqual } from "hono/utils/buffer";
 import type { Config } from "./config";
-import { convertObjects, type BatchResult } from "./engine/convert";
 import { describeObject } from "./engine/describe";
+import { convertBody } from "./engine/review";
 import { summarize } from "./engine/summary";
 import { jsonLogger, type Logger } from "./log";
 import { noMetrics, type Metrics, type RejectionReason } from "./metrics/metrics";
-import {
-  JsonError,
-  decodeJson,
-  encodeJson,
-  failureReply,
-  parseReview,
-  successReply,
-  type ConversionReview,
-} from "./protocol";
-import { scanBody } from "./protocol/shape";
-import { exceedsEmbedded } from "./protocol/size";
-import { limitFailure } from "./engine/limits";
 import type { Registry } from "./registry";
 
 export interface AppOptions {
@@ -128,37 +116,20 @@ export function createApp(options: AppOptions): Hono {
     const first = cold;
     cold = false;
     const deadline = reviewDeadline(started, first, c);
-    const text = await c.req.text();
-    const shape = scanBody(text);
-    if (shape.depth > config.maxDepth) {
-      return refuse(c, "too-deep", 400, `body is nested ${shape.depth} levels deep, over the limit of ${config.maxDepth} (CRDSHIFT_MAX_DEPTH)`);
-    }
-    let decoded;
-    try {
-      decoded = decodeJson(text);
-    } catch (error) {
-      if (error instanceof JsonError) return refuse(c, "invalid-json", 400, error.message);
-      throw error;
-    }
-    const parsed = parseReview(decoded.value);
-    if (!parsed.ok) return refuse(c, "invalid-review", 400, parsed.message);
-    const { review } = parsed;
+    const outcome = await convertBody(registry, await c.req.text(), {
+      ...config,
+      deadline,
+      budgetMs: Math.max(0, Math.round(deadline - started)),
+      now,
+    });
+    if (outcome.rejected) return refuse(c, outcome.rejected, 400, outcome.message);
+    const { review, failure } = outcome;
     const { request } = review;
-
-    const overLimit = limitFailure(request.objects, shape, config);
-    const result: BatchResult = overLimit
-      ? { ok: false, ...overLimit }
-      : await convertObjects(registry, request.desiredAPIVersion, request.objects, {
-          deadline,
-          budgetMs: Math.max(0, Math.round(deadline - started)),
-          now,
-        });
-    const body = encodeReply(review, result, decoded.lossless, config.replyLimitBytes);
     const durationMs = now() - started;
     const summary = summarize(request.objects);
-    const outcome = body.failure ? "failure" : "success";
+    const result = failure ? "failure" : "success";
     log({
-      level: body.failure ? "warn" : "info",
+      level: failure ? "warn" : "info",
       msg: "review converted",
       uid: request.uid,
       reviewVersion: review.apiVersion,
@@ -167,21 +138,21 @@ export function createApp(options: AppOptions): Hono {
       objects: request.objects.length,
       durationMs,
       cold: first,
-      result: outcome,
-      ...(body.failure ?? {}),
+      result,
+      ...(failure ?? {}),
       ...(config.logObjectNames ? { objectNames: objectNames(request.objects) } : {}),
     });
     metrics.review({
       crd: summary.crd,
       from: summary.from,
       to: request.desiredAPIVersion.slice(request.desiredAPIVersion.lastIndexOf("/") + 1),
-      result: outcome,
-      ...(body.failure ? { cause: body.failure.cause } : {}),
+      result,
+      ...(failure ? { cause: failure.cause } : {}),
       objects: request.objects.length,
       durationMs,
     });
     ship(c);
-    return c.body(body.text, 200, { "Content-Type": "application/json" });
+    return c.body(outcome.text, 200, { "Content-Type": "application/json" });
   };
 
   /** The earliest of: the configured budget (less a cold start), and the platform's limit. */
@@ -233,40 +204,3 @@ function isJsonMediaType(header: string | undefined): boolean {
   const type = header.split(";", 1)[0]!.trim().toLowerCase();
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
-
-interface EncodedReply {
-  text: string;
-  failure?: { cause: string; message: string };
-}
-
-function encodeReply(review: ConversionReview, result: BatchResult, lossless: boolean, replyLimit?: number): EncodedReply {
-  const fail = (cause: string, message: string): EncodedReply => ({
-    text: encodeJson(failureReply(review, message)),
-    failure: { cause, message },
-  });
-  if (!result.ok) return fail(result.cause, result.message);
-  try {
-    const text = encodeJson(successReply(review, result.objects), lossless);
-    if (replyLimit !== undefined && exceedsEmbedded(text, replyLimit)) {
-      return fail(
-        "reply-too-large",
-        `the converted ${result.objects.length} objects make a reply of more than ${replyLimit} bytes, over this platform's response limit; ` +
-          "serve this CRD from a platform without one (Cloudflare Workers) or with fewer objects per review",
-      );
-    }
-    return { text };
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    // V8 parses any depth but cannot print beyond a few thousand levels: name the object.
-    const index = result.objects.findIndex((object) => {
-      try {
-        encodeJson(object, lossless);
-        return false;
-      } catch {
-        return true;
-      }
-    });
-    return fail("invalid-object", `${describeObject(index, review.request.objects[index])}: nested too deeply to be serialized`);
-  }
-}
-
