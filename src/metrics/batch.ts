@@ -35,7 +35,6 @@ export class MetricBatch {
   private series = new Map<string, Series>();
   private distinct = 0;
   dropped = 0;
-  startedAt: number | undefined;
 
   constructor(private readonly maxValues = 20_000) {}
 
@@ -43,8 +42,7 @@ export class MetricBatch {
     return this.distinct;
   }
 
-  add(point: MetricPoint, now: number): void {
-    this.startedAt ??= now;
+  add(point: MetricPoint): void {
     for (const set of point.sets) {
       let key = point.name;
       for (const name of set) key += `\u0000${name}=${point.dimensions[name]}`;
@@ -93,7 +91,6 @@ export class MetricBatch {
     if (call.length > 0) calls.push(call);
     this.series.clear();
     this.distinct = 0;
-    this.startedAt = undefined;
     return calls;
   }
 }

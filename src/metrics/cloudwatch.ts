@@ -90,11 +90,10 @@ export function createCloudWatchMetrics(options: CloudWatchOptions): Metrics {
 
   return {
     review(outcome) {
-      const at = now();
-      for (const point of reviewPoints(outcome)) batch.add(point, at);
+      for (const point of reviewPoints(outcome)) batch.add(point);
     },
     rejected(reason) {
-      batch.add(rejectionPoint(reason), now());
+      batch.add(rejectionPoint(reason));
     },
     pending() {
       if (batch.size === 0) return flushing;

@@ -65,7 +65,8 @@ describe("metrics to CloudWatch with PutMetricData, on the wire", () => {
   });
 
   it("batches what arrives within the interval into one call, counting equal values", async () => {
-    const { app, settled } = cloudWatchApp({ CRDSHIFT_METRICS_INTERVAL_MS: "300" });
+    // Long enough that the 20 requests surely land within one interval, even on a slow machine.
+    const { app, settled } = cloudWatchApp({ CRDSHIFT_METRICS_INTERVAL_MS: "1500" });
     for (let i = 0; i < 20; i++) await post(app, docsV1);
     await post(app, "{not json");
     await settled();

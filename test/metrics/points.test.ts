@@ -48,7 +48,7 @@ describe("PutMetricData batches", () => {
 
   it("send equal values once with a count", () => {
     const batch = new MetricBatch();
-    for (let i = 0; i < 40; i++) for (const point of reviewPoints({ ...success, durationMs: i % 2 })) batch.add(point, 0);
+    for (let i = 0; i < 40; i++) for (const point of reviewPoints({ ...success, durationMs: i % 2 })) batch.add(point);
     const [call] = batch.take(at);
     const latency = call!.find((d) => d.MetricName === "ReviewLatency")!;
     expect(latency).toMatchObject({ Values: [0, 1], Counts: [20, 20], Unit: "Milliseconds" });
@@ -57,18 +57,18 @@ describe("PutMetricData batches", () => {
 
   it("hold at most 150 values per datum and 1,000 datums per call", () => {
     const batch = new MetricBatch();
-    for (let i = 0; i < 400; i++) for (const point of reviewPoints({ ...success, durationMs: i })) batch.add(point, 0);
+    for (let i = 0; i < 400; i++) for (const point of reviewPoints({ ...success, durationMs: i })) batch.add(point);
     const latency = batch.take(at).flat().filter((d) => d.MetricName === "ReviewLatency");
     expect(latency.map((d) => d.Values.length)).toEqual([150, 150, 100]);
 
-    for (let i = 0; i < 1500; i++) for (const point of reviewPoints({ ...success, crd: `K${i}.example.com` })) batch.add(point, 0);
+    for (let i = 0; i < 1500; i++) for (const point of reviewPoints({ ...success, crd: `K${i}.example.com` })) batch.add(point);
     // 1,500 CRDs x (latency + objects) = 3,000 series.
     expect(batch.take(at).map((call) => call.length)).toEqual([LIMITS.datumsPerCall, LIMITS.datumsPerCall, LIMITS.datumsPerCall]);
   });
 
   it("stay bounded while nothing is shipped, counting what they drop", () => {
     const batch = new MetricBatch(100);
-    for (let i = 0; i < 1000; i++) for (const point of reviewPoints({ ...success, durationMs: i })) batch.add(point, 0);
+    for (let i = 0; i < 1000; i++) for (const point of reviewPoints({ ...success, durationMs: i })) batch.add(point);
     expect(batch.size).toBe(100);
     expect(batch.dropped).toBeGreaterThan(0);
   });
