@@ -78,6 +78,23 @@ describe("the built Workers bundle, in workerd", () => {
   });
 });
 
+describe("the built Workers bundle during a token rotation", () => {
+  it("answers at the current and the next token's paths, and nowhere else", async () => {
+    const NEXT = "bundle-next-token-9876543210";
+    const rotating = worker({ CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_TOKEN_NEXT: NEXT });
+    try {
+      const at = async (path: string) =>
+        (await rotating.dispatchFetch(`https://crdshift.test${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(read("docs-v1.json")) })).status;
+      expect(await at(`/convert/${TOKEN}`)).toBe(200);
+      expect(await at(`/convert/${NEXT}`)).toBe(200);
+      expect(await at("/convert/bundle-old-token-000000000")).toBe(404);
+      expect(await at("/convert")).toBe(404);
+    } finally {
+      await rotating.dispose();
+    }
+  });
+});
+
 describe("the built Workers bundle with CRDSHIFT_ALLOWED_SOURCES", () => {
   it("answers callers from allowed networks only, by the address Cloudflare's edge records", async () => {
     const restricted = worker({ CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_ALLOWED_SOURCES: "203.0.113.0/24, 2001:db8::/32" });
