@@ -5,7 +5,8 @@ import type { Route } from "../registry/routes";
 import type { Registry } from "../registry/registry";
 import { describeObject } from "./describe";
 import { guardMetadata, sourceMetadataError } from "./metadata";
-import { copyJson, isJsonObject, jsonTypeName, type JsonObject } from "./plain";
+import { certainlyValid } from "./validate";
+import { isJsonObject, jsonTypeName, privateMetadata, type JsonObject } from "./plain";
 
 /** Why a batch failed; metrics and logs count failures by it. */
 export type FailureCause =
@@ -148,7 +149,7 @@ function convertOne(
 
   // Converters get a private copy of the metadata: whatever they do to it, the original
   // survives to be restored.
-  const input: JsonObject = { ...object, metadata: metadata ? copyJson(metadata) : {} };
+  const input: JsonObject = { ...object, metadata: metadata ? privateMetadata(metadata) : {} };
   const finish = (result: unknown) => finishObject(result, kind, metadata, desiredAPIVersion, fail);
   return runChain(kindDef, kindDef.route(source.version, version)!, 0, input, fail, finish);
 }
@@ -219,6 +220,7 @@ function finishObject(
 }
 
 function schemaIssue(schema: core.$ZodType, value: unknown): string | undefined {
+  if (certainlyValid(schema, value)) return undefined;
   const result = core.safeParse(schema, value);
   if (result.success) return undefined;
   const issue = result.error.issues[0]!;

@@ -7,14 +7,16 @@ export interface Registry {
 }
 
 export function createRegistry(kinds: readonly KindDefinition[]): Registry {
-  const byKey = new Map<string, KindDefinition>();
+  // group -> kind -> definition: looked up for every object, so no key strings are built.
+  const byGroup = new Map<string, Map<string, KindDefinition>>();
   for (const def of kinds) {
-    const key = `${def.kind}.${def.group}`;
-    if (byKey.has(key)) throw new DefinitionError(`${key} is defined twice`);
-    byKey.set(key, def);
+    let byKind = byGroup.get(def.group);
+    if (!byKind) byGroup.set(def.group, (byKind = new Map()));
+    if (byKind.has(def.kind)) throw new DefinitionError(`${def.kind}.${def.group} is defined twice`);
+    byKind.set(def.kind, def);
   }
   return {
     kinds: [...kinds],
-    lookup: (group, kind) => byKey.get(`${kind}.${group}`),
+    lookup: (group, kind) => byGroup.get(group)?.get(kind),
   };
 }

@@ -18,9 +18,13 @@ export interface ArbitraryOptions {
 }
 
 export function arbitraryFor(schema: Schema, options: ArbitraryOptions = {}): fc.Arbitrary<Record<string, unknown>> {
+  return valueArbitraryFor(schema, options).filter((value): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value));
+}
+
+/** Any value the schema describes, object or not. */
+export function valueArbitraryFor(schema: Schema, options: ArbitraryOptions = {}): fc.Arbitrary<unknown> {
   const json = toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
-  const root = fromJsonSchema(json, json, options, 0);
-  return root.filter((value): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value));
+  return fromJsonSchema(json, json, options, 0);
 }
 
 const MAX_DEPTH = 6;

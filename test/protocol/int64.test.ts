@@ -90,7 +90,7 @@ describe("with the depth limit raised, the safety nets below it still hold", () 
 
   it("deep nesting inside metadata is a clean Failure naming the object", async () => {
     const deep = "[".repeat(50000) + "]".repeat(50000);
-    const text = body("1").replace('"metadata":{"name":"c"}', `"metadata":{"name":"c","managedFields":${deep}}`);
+    const text = body("1").replace('"metadata":{"name":"c"}', `"metadata":{"name":"c","ownerReferences":${deep}}`);
     const res = await post(app, text);
     expect(res.status).toBe(200);
     expect((await res.json()).response.result.message).toBe("object 0 (c): nested too deeply to convert");

@@ -1,0 +1,99 @@
+import * as core from "zod/v4/core";
+
+/**
+ * A cheaper validation path for the schemas converters are written with (loose objects of
+ * optional strings, numbers, booleans, enums, arrays): a plain check compiled once per schema
+ * from zod's own definition, answering only "certainly valid". Everything else (a failure, or
+ * any schema feature it does not know: refinements, unions, transforms, checks) goes to zod,
+ * which stays the authority and writes the message. zod's parse would also build a copy of
+ * every object; nothing here allocates.
+ */
+type Check = (value: unknown) => boolean;
+
+const compiled = new WeakMap<core.$ZodType, Check>();
+
+/** Whether `value` certainly matches `schema`; false means "ask zod". */
+export function certainlyValid(schema: core.$ZodType, value: unknown): boolean {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = compile(schema);
+    compiled.set(schema, check);
+  }
+  return check(value);
+}
+
+const never: Check = () => false;
+const always: Check = () => true;
+
+function compile(schema: core.$ZodType): Check {
+  const def = schema._zod.def as core.$ZodTypeDef & Record<string, any>;
+  // Checks (lengths, patterns, refinements, formats such as z.email() or z.int(), which are
+  // checks themselves) and coercion are zod's business.
+  if ((def.checks?.length ?? 0) > 0 || def.coerce || schema._zod.traits.has("$ZodCheck")) return never;
+  switch (def.type) {
+    case "string":
+      return (v) => typeof v === "string";
+    case "number":
+      return (v) => typeof v === "number" && Number.isFinite(v);
+    case "boolean":
+      return (v) => typeof v === "boolean";
+    case "null":
+      return (v) => v === null;
+    case "unknown":
+    case "any":
+      return always;
+    case "literal":
+    case "enum": {
+      const values = schema._zod.values;
+      return values ? (v) => values.has(v as never) : never;
+    }
+    case "optional": {
+      const inner = compile(def.innerType);
+      return (v) => v === undefined || inner(v);
+    }
+    case "nullable": {
+      const inner = compile(def.innerType);
+      return (v) => v === null || inner(v);
+    }
+    case "array": {
+      const element = compile(def.element);
+      return (v) => Array.isArray(v) && v.every(element);
+    }
+    case "object":
+      return compileObject(def);
+    default:
+      return never;
+  }
+}
+
+function compileObject(def: Record<string, any>): Check {
+  const shape = def.shape as Record<string, core.$ZodType>;
+  const keys = Object.keys(shape);
+  if (keys.includes("__proto__")) return never;
+  // zod lets a key be absent only for an optional schema (optional in and out).
+  const fields = keys.map((key) => {
+    const field = shape[key]!;
+    return [key, compile(field), field._zod.optin === "optional" && field._zod.optout === "optional"] as const;
+  });
+  const catchall = def.catchall as core.$ZodType | undefined;
+  const extra: "ignore" | "refuse" | Check =
+    catchall === undefined ? "ignore" : catchall._zod.def.type === "unknown" || catchall._zod.def.type === "any" ? "ignore" : catchall._zod.def.type === "never" ? "refuse" : compile(catchall);
+  const known = new Set(keys);
+  return (v) => {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+    const object = v as Record<string, unknown>;
+    for (const [key, check, mayBeAbsent] of fields) {
+      if (!(key in object)) {
+        if (mayBeAbsent) continue;
+        return false;
+      }
+      if (!check(object[key])) return false;
+    }
+    if (extra === "ignore") return true;
+    for (const key in object) {
+      if (known.has(key)) continue;
+      if (extra === "refuse" || !extra(object[key])) return false;
+    }
+    return true;
+  };
+}
