@@ -33,7 +33,7 @@ export async function convertBody(registry: Registry, text: string, options: Bod
   }
   let decoded;
   try {
-    decoded = decodeJson(text);
+    decoded = decodeJson(text, shape.longNumber);
   } catch (error) {
     if (error instanceof JsonError) return { rejected: "invalid-json", message: error.message };
     throw error;

@@ -18,8 +18,12 @@ const MAYBE_UNSAFE_INTEGER = /\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d/;
 
 export class JsonError extends Error {}
 
-export function decodeJson(text: string): Decoded {
-  if (!MAYBE_UNSAFE_INTEGER.test(text)) {
+/**
+ * `longNumber`: what a scan of the text already knows (protocol/shape.ts), so the pre-scan
+ * need not run again; without it, the regular expression decides.
+ */
+export function decodeJson(text: string, longNumber?: boolean): Decoded {
+  if (!(longNumber ?? MAYBE_UNSAFE_INTEGER.test(text))) {
     try {
       return { value: JSON.parse(text), lossless: false };
     } catch (error) {

@@ -1,11 +1,14 @@
 /**
  * The shape of a review body, read in one pass over its text before it is parsed: how deep it
- * nests, and the length of its largest item (an array or object opened at depth 4, which in a
+ * nests, whether it holds a number long enough to be an int64 beyond 2^53, and the length of
+ * its largest item (an array or object opened at depth 4, which in a
  * ConversionReview is an element of `request.objects`). Both limits can then be enforced
  * without walking the parsed objects, which would cost as much as the conversion.
  */
 export interface BodyShape {
   depth: number;
+  /** Whether a number of 16 or more digits appears (outside strings): an int64 may need exact parsing. */
+  longNumber: boolean;
   /** In UTF-16 code units of the text; its UTF-8 size is between that and three times that. */
   largestItem: number;
 }
@@ -13,6 +16,8 @@ export interface BodyShape {
 const ITEM_DEPTH = 4;
 
 export function scanBody(text: string): BodyShape {
+  let longNumber = false;
+  let digits = 0;
   let depth = 0;
   let max = 0;
   let itemStart = 0;
@@ -25,15 +30,22 @@ export function scanBody(text: string): BodyShape {
       // Jump to the closing quote: the next one not escaped by an odd run of backslashes.
       let end = text.indexOf('"', i + 1);
       for (;;) {
-        if (end < 0) return { depth: max, largestItem };
+        if (end < 0) return { depth: max, largestItem, longNumber };
         let slashes = 0;
         while (text.charCodeAt(end - 1 - slashes) === 92) slashes++;
         if ((slashes & 1) === 0) break;
         end = text.indexOf('"', end + 1);
       }
       i = end + 1;
+      digits = 0;
       continue;
     }
+    if (c >= 48 && c <= 57) {
+      if (++digits === 16) longNumber = true;
+      i++;
+      continue;
+    }
+    digits = 0;
     if (c === 123 || c === 91) {
       if (++depth > max) max = depth;
       if (depth === ITEM_DEPTH) itemStart = i;
@@ -43,5 +55,5 @@ export function scanBody(text: string): BodyShape {
     }
     i++;
   }
-  return { depth: max, largestItem };
+  return { depth: max, largestItem, longNumber };
 }

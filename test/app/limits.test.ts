@@ -54,6 +54,20 @@ describe("the body scan", () => {
     );
   });
 
+  it("notices a number of 16 or more digits (a possible int64), and only outside strings", () => {
+    const value = fc.oneof(fc.jsonValue(), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n }));
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 6 }), (values) => {
+        const text = `[${values.map((v) => (typeof v === "bigint" ? v.toString() : JSON.stringify(v))).join(",")}]`;
+        const outsideStrings = text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+        expect(scanBody(text).longNumber).toBe(/\d{16}/.test(outsideStrings));
+      }),
+      { numRuns: 500 },
+    );
+    expect(scanBody('{"uid":"12345678901234567890"}').longNumber).toBe(false);
+    expect(scanBody('{"n":12345678901234567890}').longNumber).toBe(true);
+  });
+
   it("measures the largest item of request.objects", () => {
     fc.assert(
       fc.property(fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 5 }), (objects) => {
