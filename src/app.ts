@@ -68,11 +68,6 @@ export function createApp(options: AppOptions): Hono {
   // Bodies without a length are counted as they stream in, by Hono's bodyLimit.
   const streamedSizeGuard = bodyLimit({ maxSize: config.bodyLimitBytes, onError: tooLarge });
 
-  /**
-   * Why this request is refused before its body is read, in this order: the token (so nothing
-   * else is revealed without it), the method, the content type, the size. Plain checks in a
-   * row rather than a middleware chain: every request passes them.
-   */
   /** Whether the caller's network may call at all; unknown addresses are refused (fail closed). */
   function sourceAllowed(c: Context): boolean {
     const allowed = config.allowedSources;
@@ -85,6 +80,11 @@ export function createApp(options: AppOptions): Hono {
     return address !== undefined && allowed.matches(address);
   }
 
+  /**
+   * Why this request is refused before its body is read, in this order: the caller's network
+   * and the token (so nothing else is revealed without them), the method, the content type,
+   * the size. Plain checks in a row rather than a middleware chain: every request passes them.
+   */
   async function refusal(c: Context): Promise<Response | undefined> {
     // Networks first, then the token: neither reveals anything to a caller who fails it.
     if (!sourceAllowed(c)) return refuse(c, "source-not-allowed", 404, "not found");
