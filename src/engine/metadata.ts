@@ -25,11 +25,9 @@ export function guardMetadata(
     if (!isJsonObject(next)) {
       return { error: `invalid metadata.${field} of type ${goTypeName(next)} in converted object` };
     }
-    for (const key of Object.keys(next)) {
-      const value = next[key];
-      if (typeof value !== "string") {
-        return { error: `metadata.${field}[${key}] must be a string, but is ${goTypeName(value)} in converted object` };
-      }
+    const bad = nonStringKey(next);
+    if (bad !== undefined) {
+      return { error: `metadata.${field}[${bad}] must be a string, but is ${goTypeName(next[bad])} in converted object` };
     }
     const strings = next as Record<string, string>;
     const before = original?.[field];
@@ -68,9 +66,14 @@ export function sourceMetadataError(metadata: JsonObject): string | undefined {
     const value = metadata[field];
     if (value === undefined || value === null) continue;
     if (!isJsonObject(value)) return `metadata.${field} is ${jsonTypeName(value)}, not a map of strings`;
-    for (const key of Object.keys(value)) {
-      if (typeof value[key] !== "string") return `metadata.${field}[${JSON.stringify(key)}] is ${jsonTypeName(value[key])}, not a string`;
-    }
+    const bad = nonStringKey(value);
+    if (bad !== undefined) return `metadata.${field}[${JSON.stringify(bad)}] is ${jsonTypeName(value[bad])}, not a string`;
   }
+  return undefined;
+}
+
+/** The first key of a labels or annotations map whose value is not a string. */
+function nonStringKey(map: JsonObject): string | undefined {
+  for (const key of Object.keys(map)) if (typeof map[key] !== "string") return key;
   return undefined;
 }
