@@ -1,0 +1,145 @@
+import fc from "fast-check";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { handleFunctionUrl, toRequest, toResult } from "../../src/adapter/function-url/handle";
+import { LightHeaders } from "../../src/adapter/function-url/headers";
+import { installLightResponse, LightResponse } from "../../src/adapter/function-url/response";
+import { functionUrlEvent } from "../bundles/lambda";
+
+// Node's own Response, kept before the light one is installed (tests below install it).
+const NativeResponse = globalThis.Response;
+const NativeHeaders = globalThis.Headers;
+
+const name = fc.constantFrom("Content-Type", "content-type", "X-Thing", "x-THING", "set-cookie", "Set-Cookie", "accept", "Allow");
+const value = fc.stringMatching(/^[ \t]?[!-~]([ !-~]{0,10}[!-~])?[ \t]?$/);
+const operation = fc.oneof(
+  fc.tuple(fc.constant("append" as const), name, value),
+  fc.tuple(fc.constant("set" as const), name, value),
+  fc.tuple(fc.constant("delete" as const), name, fc.constant("")),
+);
+
+describe("LightHeaders", () => {
+  it("behaves as Node's Headers for any sequence of appends, sets and deletes", () => {
+    fc.assert(
+      fc.property(fc.array(operation, { maxLength: 12 }), (operations) => {
+        const light = new LightHeaders();
+        const native = new NativeHeaders();
+        for (const [op, n, v] of operations) {
+          if (op === "delete") (light.delete(n), native.delete(n));
+          else (light[op](n, v), native[op](n, v));
+        }
+        expect([...light]).toEqual([...native]);
+        for (const n of ["content-type", "X-Thing", "set-cookie", "allow"]) {
+          expect(light.get(n)).toBe(native.get(n));
+          expect(light.has(n)).toBe(native.has(n));
+        }
+        expect(light.getSetCookie()).toEqual(native.getSetCookie());
+        expect([...new LightHeaders(light)]).toEqual([...new NativeHeaders(native)]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("refuses what Node refuses: a name that is not a token, a value with a line break", () => {
+    expect(() => new LightHeaders().set("bad name", "x")).toThrow(TypeError);
+    expect(() => new LightHeaders().set("x", "a\r\nInjected: yes")).toThrow(TypeError);
+  });
+
+  it("takes a record (with arrays), pairs, or another Headers", () => {
+    expect([...new LightHeaders({ A: "1", "Set-Cookie": ["x=1", "y=2"] })]).toEqual([["a", "1"], ["set-cookie", "x=1"], ["set-cookie", "y=2"]]);
+    expect(new LightHeaders([["B", "2"]]).get("b")).toBe("2");
+    expect(new LightHeaders(new NativeHeaders({ C: "3" })).get("c")).toBe("3");
+  });
+});
+
+describe("LightResponse", () => {
+  it("gives what Node's Response gives for text, bytes and no body", async () => {
+    const cases: Array<[unknown, ResponseInit | undefined]> = [
+      ['{"a":1}', { status: 200, headers: { "Content-Type": "application/json" } }],
+      ["plain", undefined],
+      [new Uint8Array([104, 105]), { status: 404, statusText: "Nope" }],
+      [null, { status: 405, headers: [["Allow", "POST"]] }],
+    ];
+    for (const [body, init] of cases) {
+      const light = new LightResponse(body, init);
+      const native = new NativeResponse(body as BodyInit, init);
+      expect([light.status, light.statusText, light.ok, [...light.headers]]).toEqual([native.status, native.statusText, native.ok, [...native.headers]]);
+      expect(await light.clone().text()).toBe(await native.clone().text());
+      expect(new Uint8Array(await light.arrayBuffer())).toEqual(new Uint8Array(await native.arrayBuffer()));
+      expect(light.bodyUsed).toBe(native.bodyUsed);
+    }
+  });
+
+  it("reads a body once, as Node's does", async () => {
+    const light = new LightResponse("once");
+    expect(await light.text()).toBe("once");
+    await expect(light.text()).rejects.toThrow(TypeError);
+    expect(() => light.clone()).toThrow(TypeError);
+  });
+
+  it("refuses statuses Node refuses", () => {
+    expect(() => new LightResponse("x", { status: 99 })).toThrow(RangeError);
+    expect(() => new LightResponse("x", { status: 204 })).toThrow(TypeError);
+  });
+
+  it("copies status and headers from another response (Hono answers HEAD that way)", () => {
+    const copy = new LightResponse(null, new LightResponse("x", { status: 201, headers: { "X-A": "1" } }));
+    expect([copy.status, copy.headers.get("x-a")]).toEqual([201, "1"]);
+  });
+
+  it("makes JSON responses as Response.json does", async () => {
+    const light = LightResponse.json({ a: 1 }, { status: 400 });
+    const native = NativeResponse.json({ a: 1 }, { status: 400 });
+    expect([light.status, [...light.headers], await light.text()]).toEqual([native.status, [...native.headers], await native.text()]);
+  });
+
+  it("once installed, hands bodies it does not hold to Node's Response, and both are Responses", async () => {
+    installLightResponse();
+    expect(globalThis.Response).toBe(LightResponse);
+    const streamed = new Response(new Blob(["blob body"]));
+    expect(streamed).toBeInstanceOf(NativeResponse);
+    expect(await streamed.text()).toBe("blob body");
+    expect(streamed instanceof Response).toBe(true);
+    expect(new Response("light") instanceof Response).toBe(true);
+    expect({} instanceof Response).toBe(false);
+  });
+});
+
+describe("function URL events and results", () => {
+  it("makes the request the function URL describes: method, URL with query, headers, decoded body and its true length", async () => {
+    const event = { ...functionUrlEvent({ path: "/convert/t", body: "héllo", base64: true, query: "a=1&b=2" }), cookies: ["x=1", "y=2"] };
+    event.headers["content-length"] = "999";
+    (event.headers as Record<string, string>)["transfer-encoding"] = "chunked";
+    const request = toRequest(event);
+    expect(request.method).toBe("POST");
+    expect(request.url).toBe(`https://${event.requestContext.domainName}/convert/t?a=1&b=2`);
+    expect(request.headers.get("content-length")).toBe(String(Buffer.byteLength("héllo")));
+    expect(request.headers.has("transfer-encoding")).toBe(false);
+    expect(request.headers.get("cookie")).toBe("x=1; y=2");
+    expect(await request.text()).toBe("héllo");
+  });
+
+  it("leaves a request without a body without one", async () => {
+    const request = toRequest(functionUrlEvent({ path: "/healthz", method: "GET" }));
+    expect([request.body, request.headers.has("content-length"), await request.text()]).toEqual([null, false, ""]);
+  });
+
+  it("returns JSON and text as text, anything else as base64, and cookies apart", async () => {
+    const json = await toResult(new LightResponse('{"a":1}', { headers: { "content-type": "application/json" } }) as unknown as Response);
+    expect(json).toEqual({ statusCode: 200, headers: { "content-type": "application/json" }, body: '{"a":1}', isBase64Encoded: false });
+    const headers = new LightHeaders({ "content-type": "application/octet-stream" });
+    headers.append("set-cookie", "a=1");
+    headers.append("set-cookie", "b=2");
+    const binary = await toResult(new LightResponse(new Uint8Array([0, 255]), { status: 201, headers }) as unknown as Response);
+    expect(binary).toEqual({ statusCode: 201, headers: { "content-type": "application/octet-stream" }, cookies: ["a=1", "b=2"], body: "AP8=", isBase64Encoded: true });
+  });
+
+  it("gives the app the event, its requestContext and the invocation context", async () => {
+    installLightResponse();
+    const app = new Hono<{ Bindings: { requestContext: { http: { sourceIp: string } }; lambdaContext: { getRemainingTimeInMillis(): number } } }>();
+    app.post("/echo", async (c) => c.json({ ip: c.env.requestContext.http.sourceIp, left: c.env.lambdaContext.getRemainingTimeInMillis(), body: await c.req.text() }));
+    const handler = handleFunctionUrl(app as unknown as Hono);
+    const result = await handler(functionUrlEvent({ path: "/echo", body: "hi", sourceIp: "192.0.2.1" }), { getRemainingTimeInMillis: () => 1234 });
+    expect(JSON.parse(result.body)).toEqual({ ip: "192.0.2.1", left: 1234, body: "hi" });
+  });
+});
