@@ -6,6 +6,7 @@ import { createApp } from "../app";
 import { ConfigError, readConfig } from "../config";
 import { jsonLogger } from "../log";
 import { createMetrics } from "../metrics";
+import { sha256Hex } from "./sha256";
 
 /**
  * AWS Lambda entry, for a function URL (payload format 2.0, BUFFERED). The app is built once,
@@ -34,7 +35,7 @@ function build() {
     const config = readConfig(process.env, { metrics: "emf" });
     // Straight to stdout: EMF lines must be bare JSON, without the runtime's console.log prefix.
     const metrics = createMetrics(config.metrics, { log: jsonLogger, write: (line) => process.stdout.write(`${line}\n`) });
-    return handleFunctionUrl(createApp({ registry, config, log: jsonLogger, startedAt, platformDeadline: lambdaDeadline, metrics, sourceAddress: lambdaSource }));
+    return handleFunctionUrl(createApp({ registry, config, log: jsonLogger, startedAt, platformDeadline: lambdaDeadline, metrics, sourceAddress: lambdaSource, tokenHash: sha256Hex }));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     jsonLogger({ level: "error", msg: "configuration error", error: error.message });

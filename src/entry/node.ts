@@ -6,6 +6,7 @@ import { createApp } from "../app";
 import { readConfig } from "../config";
 import { createJsonLogger } from "../log";
 import { createMetrics } from "../metrics";
+import { sha256Hex } from "./sha256";
 
 // Local server: `npm start`. Binds to loopback unless HOST says otherwise.
 const startedAt = Date.now();
@@ -17,7 +18,7 @@ const log = createJsonLogger((line, record) => (record.level === "error" ? proce
 const metrics = createMetrics(config.metrics, { log, write: (line) => process.stdout.write(`${line}\n`) });
 // The socket's peer: the only address on Node nobody can forge with a header.
 const sourceAddress = (c: Context) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
-const app = createApp({ registry, config, log, startedAt, metrics, sourceAddress });
+const app = createApp({ registry, config, log, startedAt, metrics, sourceAddress, tokenHash: sha256Hex });
 
 const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
