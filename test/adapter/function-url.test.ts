@@ -141,6 +141,15 @@ describe("function URL events and results", () => {
     expect(binary).toEqual({ statusCode: 201, headers: { "content-type": "application/octet-stream" }, cookies: ["a=1", "b=2"], body: "AP8=", isBase64Encoded: true });
   });
 
+  it("answers 400 to a header that Node's fetch would refuse, without calling the app", async () => {
+    let called = false;
+    const app = new Hono().all("*", (c) => ((called = true), c.text("no")));
+    const event = functionUrlEvent({ path: "/convert", body: "{}" });
+    (event.headers as Record<string, string>)["x-bad"] = "a\nb";
+    const result = await handleFunctionUrl(app)(event, { getRemainingTimeInMillis: () => 1000 });
+    expect([result.statusCode, JSON.parse(result.body).error, called]).toEqual([400, "invalid request: invalid header value", false]);
+  });
+
   it("gives the app the event, its requestContext and the invocation context", async () => {
     installLightResponse();
     const app = new Hono<{ Bindings: { requestContext: { http: { sourceIp: string } }; lambdaContext: { getRemainingTimeInMillis(): number } } }>();

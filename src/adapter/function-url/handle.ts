@@ -78,8 +78,15 @@ export function handleFunctionUrl(app: Hono) {
       // A deployment mistake (another trigger, a test invoke): say so in the invocation error.
       throw new TypeError("crdshift's Lambda handler takes function URL events (payload format 2.0, with rawPath and requestContext.http)");
     }
+    let request: EventRequest;
+    try {
+      request = toRequest(event);
+    } catch (error) {
+      // A header Node's fetch would refuse too: the request is malformed, not the function.
+      if (!(error instanceof TypeError)) throw error;
+      return { statusCode: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: `invalid request: ${error.message}` }), isBase64Encoded: false };
+    }
     const bindings: FunctionUrlBindings = { event, requestContext: event.requestContext, lambdaContext };
-    const response = await app.fetch(toRequest(event) as unknown as Request, bindings);
-    return toResult(response);
+    return toResult(await app.fetch(request as unknown as Request, bindings));
   };
 }
