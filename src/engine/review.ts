@@ -1,7 +1,7 @@
-import { JsonError, decodeJson, encodeJson } from "../protocol/json";
+import { JsonError, decodeJson, encodeJson, mayHoldUnsafeInteger, type Decoded } from "../protocol/json";
 import { failureReply, successReply } from "../protocol/reply";
 import { parseReview, type ConversionReview } from "../protocol/review";
-import { scanBody } from "../protocol/shape";
+import { scanBody, treeDepth, type BodyShape } from "../protocol/shape";
 import { exceedsEmbedded } from "../protocol/size";
 import type { Registry } from "../registry";
 import { convertObjects, type BatchResult } from "./convert";
@@ -27,17 +27,9 @@ export type BodyOutcome =
  * measures exactly this.
  */
 export async function convertBody(registry: Registry, text: string, options: BodyOptions): Promise<BodyOutcome> {
-  const shape = scanBody(text);
-  if (shape.depth > options.maxDepth) {
-    return { rejected: "too-deep", message: `body is nested ${shape.depth} levels deep, over the limit of ${options.maxDepth} (CRDSHIFT_MAX_DEPTH)` };
-  }
-  let decoded;
-  try {
-    decoded = decodeJson(text, shape.longNumber);
-  } catch (error) {
-    if (error instanceof JsonError) return { rejected: "invalid-json", message: error.message };
-    throw error;
-  }
+  const read = readBody(text, options);
+  if ("rejected" in read) return read;
+  const { shape, decoded } = read;
   const parsed = parseReview(decoded.value);
   if (!parsed.ok) return { rejected: "invalid-review", message: parsed.message };
   const { review } = parsed;
@@ -51,6 +43,37 @@ export async function convertBody(registry: Registry, text: string, options: Bod
         ...(options.now ? { now: options.now } : {}),
       });
   return { review, ...encodeReply(review, result, decoded.lossless, options.replyLimitBytes) };
+}
+
+type ReadBody = { shape: BodyShape; decoded: Decoded } | { rejected: "too-deep" | "invalid-json"; message: string };
+
+/**
+ * Parses the body, measuring its shape and enforcing the depth limit. Most bodies hold no
+ * 16-digit run and are too small for any item to exceed the size limit: those are parsed
+ * natively (V8's JSON.parse takes any depth) and their depth read from the tree. The others
+ * are scanned first, because their item sizes are needed and lossless-json recurses.
+ */
+function readBody(text: string, options: BodyOptions): ReadBody {
+  // UTF-8 takes at most three bytes per UTF-16 unit: below a third of the limit, no item exceeds it.
+  const fast = text.length * 3 <= options.maxObjectBytes && !mayHoldUnsafeInteger(text);
+  const shape: BodyShape = fast ? { depth: 0, largestItem: text.length, longNumber: false } : scanBody(text);
+  if (shape.depth > options.maxDepth) return tooDeep(shape.depth, options.maxDepth);
+  let decoded: Decoded;
+  try {
+    decoded = decodeJson(text, shape.longNumber);
+  } catch (error) {
+    if (error instanceof JsonError) return { rejected: "invalid-json", message: error.message };
+    throw error;
+  }
+  if (fast) {
+    shape.depth = treeDepth(decoded.value);
+    if (shape.depth > options.maxDepth) return tooDeep(shape.depth, options.maxDepth);
+  }
+  return { shape, decoded };
+}
+
+function tooDeep(depth: number, limit: number) {
+  return { rejected: "too-deep" as const, message: `body is nested ${depth} levels deep, over the limit of ${limit} (CRDSHIFT_MAX_DEPTH)` };
 }
 
 function encodeReply(review: ConversionReview, result: BatchResult, lossless: boolean, replyLimit?: number): { text: string; failure?: { cause: string; message: string } } {

@@ -18,12 +18,17 @@ const MAYBE_UNSAFE_INTEGER = /\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d/;
 
 export class JsonError extends Error {}
 
+/** Whether a run of 16 digits appears anywhere, strings included: an int64 may need exact parsing. */
+export function mayHoldUnsafeInteger(text: string): boolean {
+  return MAYBE_UNSAFE_INTEGER.test(text);
+}
+
 /**
  * `longNumber`: what a scan of the text already knows (protocol/shape.ts), so the pre-scan
  * need not run again; without it, the regular expression decides.
  */
 export function decodeJson(text: string, longNumber?: boolean): Decoded {
-  if (!(longNumber ?? MAYBE_UNSAFE_INTEGER.test(text))) {
+  if (!(longNumber ?? mayHoldUnsafeInteger(text))) {
     try {
       return { value: JSON.parse(text), lossless: false };
     } catch (error) {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scanBody } from "../../src/protocol/shape";
+import { scanBody, treeDepth } from "../../src/protocol/shape";
 import { convertFails, convertOk, cronTab, post, review, testApp, wire } from "../helpers";
 
 describe("limits, each configurable, each with a clear message", () => {
@@ -23,16 +23,23 @@ describe("limits, each configurable, each with a clear message", () => {
     );
   });
 
-  it("nesting depth (CRDSHIFT_MAX_DEPTH): a 400 before parsing", async () => {
-    const { app } = testApp({ env: { CRDSHIFT_MAX_DEPTH: "10" } });
-    // root, request, objects, the object, then a..f: 10 levels; g is a value.
-    const ok = cronTab("v1beta1", "n", { hostPort: "h:1", a: { b: { c: { d: { e: { f: { g: 1 } } } } } } });
-    expect((await post(app, wire(review("example.com/v1", [ok])))).status).toBe(200);
-    const nested = cronTab("v1beta1", "n", { hostPort: "h:1", a: { b: { c: { d: { e: { f: { g: [1] } } } } } } });
-    const res = await post(app, wire(review("example.com/v1", [nested])));
-    expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "body is nested 11 levels deep, over the limit of 10 (CRDSHIFT_MAX_DEPTH)" });
-  });
+  // Small bodies are parsed first and measured on the tree; bodies that might hold an item over
+  // the size limit are scanned first (src/engine/review.ts): both must say the same.
+  for (const [path, env] of [
+    ["parsed, then measured", {}],
+    ["scanned before parsing", { CRDSHIFT_MAX_OBJECT_BYTES: "1000" }],
+  ] as const) {
+    it(`nesting depth (CRDSHIFT_MAX_DEPTH): a 400 before any conversion, ${path}`, async () => {
+      const { app } = testApp({ env: { CRDSHIFT_MAX_DEPTH: "10", ...env } });
+      // root, request, objects, the object, then a..f: 10 levels; g is a value.
+      const ok = cronTab("v1beta1", "n", { hostPort: "h:1", a: { b: { c: { d: { e: { f: { g: 1 } } } } } } });
+      expect((await post(app, wire(review("example.com/v1", [ok])))).status).toBe(200);
+      const nested = cronTab("v1beta1", "n", { hostPort: "h:1", a: { b: { c: { d: { e: { f: { g: [1] } } } } } } });
+      const res = await post(app, wire(review("example.com/v1", [nested])));
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: "body is nested 11 levels deep, over the limit of 10 (CRDSHIFT_MAX_DEPTH)" });
+    });
+  }
 
   it("the defaults let every real review through: 1,000 levels, 100,000 objects, 3 MiB per object", () => {
     const { config } = testApp();
@@ -52,6 +59,19 @@ describe("the body scan", () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it("counts the same depth as the parsed tree's, which is measured without recursion", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value);
+        expect(treeDepth(JSON.parse(text))).toBe(scanBody(text).depth);
+      }),
+      { numRuns: 500 },
+    );
+    const deep = `${"[{\"a\":".repeat(50_000)}1${"}]".repeat(50_000)}`;
+    expect(treeDepth(JSON.parse(deep))).toBe(100_000);
+    expect(scanBody(deep).depth).toBe(100_000);
   });
 
   it("notices a number of 16 or more digits (a possible int64), and only outside strings", () => {

@@ -69,7 +69,7 @@ describe("integers beyond 2^53 come back byte-exact", () => {
     expect(decodeJson('{"a":1,"a":9007199254740993}').value).toEqual({ a: 9007199254740993n });
   });
 
-  it("a body nested deeper than CRDSHIFT_MAX_DEPTH (1,000 by default) is a clean 400, before parsing", async () => {
+  it("a body nested deeper than CRDSHIFT_MAX_DEPTH (1,000 by default) is a clean 400, before any conversion", async () => {
     const deep = "[".repeat(1500) + "]".repeat(1500);
     const res = await post(app, body("1", `,"deep":${deep}`));
     expect(res.status).toBe(400);
