@@ -51,6 +51,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Hono {
   const { registry, config, log = jsonLogger, now = Date.now, startedAt, platformDeadline } = options;
   const { metrics = noMetrics, defer = deferAfterReply, sourceAddress, tokenHash } = options;
+  const { maxDepth, maxObjects, maxObjectBytes, replyLimitBytes } = config;
   const app = new Hono();
   let cold = true;
   let unknownSourceLogged = false;
@@ -123,7 +124,10 @@ export function createApp(options: AppOptions): Hono {
     cold = false;
     const deadline = reviewDeadline(started, first, c);
     const outcome = await convertBody(registry, await c.req.text(), {
-      ...config,
+      maxDepth,
+      maxObjects,
+      maxObjectBytes,
+      replyLimitBytes,
       deadline,
       budgetMs: Math.max(0, Math.round(deadline - started)),
       now,

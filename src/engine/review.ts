@@ -37,11 +37,7 @@ export async function convertBody(registry: Registry, text: string, options: Bod
   const overLimit = limitFailure(request.objects, shape, options);
   const result: BatchResult = overLimit
     ? { ok: false, ...overLimit }
-    : await convertObjects(registry, request.desiredAPIVersion, request.objects, {
-        ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
-        ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
-        ...(options.now ? { now: options.now } : {}),
-      });
+    : await convertObjects(registry, request.desiredAPIVersion, request.objects, options);
   return { review, ...encodeReply(review, result, decoded.lossless, options.replyLimitBytes) };
 }
 
