@@ -52,6 +52,7 @@ type ReadBody = { shape: BodyShape; decoded: Decoded } | { rejected: "too-deep" 
 function readBody(text: string, options: BodyOptions): ReadBody {
   // UTF-8 takes at most three bytes per UTF-16 unit: below a third of the limit, no item exceeds it.
   const fast = text.length * 3 <= options.maxObjectBytes && !mayHoldUnsafeInteger(text);
+  // On the fast path the body's own length stands in for its largest item: an upper bound.
   const shape: BodyShape = fast ? { depth: 0, largestItem: text.length, longNumber: false } : scanBody(text);
   if (shape.depth > options.maxDepth) return tooDeep(shape.depth, options.maxDepth);
   let decoded: Decoded;
