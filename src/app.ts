@@ -37,7 +37,7 @@ export interface AppOptions {
   /**
    * The hash tokens go through before their constant-time comparison. Default: SHA-256 from Web
    * Crypto (Hono's). Node and Lambda pass node:crypto's: the same hash without loading Node's
-   * Web Crypto on a cold start (3-6 ms).
+   * Web Crypto on a cold start (2-6 ms).
    */
   tokenHash?: (text: string) => string | Promise<string>;
 }
