@@ -207,23 +207,26 @@ describe("the built Lambda bundle and Lambda's remaining time", () => {
 });
 
 describe("the built Lambda bundle on a cold start", () => {
+  /** Runs `code` in a fresh node process after importing the bundle as `handler`; its stderr. */
+  const freshProcess = (code: string) =>
+    spawnSync(process.execPath, ["--input-type=module", "-e", `const { handler } = await import(${JSON.stringify(pathToFileURL(LAMBDA_BUNDLE).href)});\n${code}`], {
+      env: { PATH: process.env.PATH ?? "", CRDSHIFT_TOKEN: TOKEN },
+      encoding: "utf8",
+    }).stderr;
+
   it("answers its first review without loading Node's fetch implementation (undici: 20-40 ms of a cold start)", () => {
     const event = functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) });
-    const script = `
-      const { handler } = await import(${JSON.stringify(pathToFileURL(LAMBDA_BUNDLE).href)});
+    const stderr = freshProcess(`
       const result = await handler(${JSON.stringify(event)}, { getRemainingTimeInMillis: () => 25000 });
       const loaded = process.moduleLoadList.filter((m) => m.includes("undici"));
-      process.stderr.write(JSON.stringify({ status: result.statusCode, converted: result.body.includes('"Success"'), loaded }));`;
-    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env: { PATH: process.env.PATH ?? "", CRDSHIFT_TOKEN: TOKEN }, encoding: "utf8" });
-    expect(run.stderr).toBe(JSON.stringify({ status: 200, converted: true, loaded: [] }));
+      process.stderr.write(JSON.stringify({ status: result.statusCode, converted: result.body.includes('"Success"'), loaded }));`);
+    expect(stderr).toBe(JSON.stringify({ status: 200, converted: true, loaded: [] }));
   });
 
-  it("refuses an event that is not a function URL's, saying what it takes", async () => {
-    const script = `
-      const { handler } = await import(${JSON.stringify(pathToFileURL(LAMBDA_BUNDLE).href)});
-      await handler({ httpMethod: "POST", path: "/convert", body: "{}" }, { getRemainingTimeInMillis: () => 25000 }).catch((e) => process.stderr.write(e.message));`;
-    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env: { PATH: process.env.PATH ?? "", CRDSHIFT_TOKEN: TOKEN }, encoding: "utf8" });
-    expect(run.stderr).toContain("takes function URL events (payload format 2.0");
+  it("refuses an event that is not a function URL's, saying what it takes", () => {
+    const stderr = freshProcess(`
+      await handler({ httpMethod: "POST", path: "/convert", body: "{}" }, { getRemainingTimeInMillis: () => 25000 }).catch((e) => process.stderr.write(e.message));`);
+    expect(stderr).toContain("takes function URL events (payload format 2.0");
   });
 });
 

@@ -3,6 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import type { FunctionUrlResult } from "../../src/adapter/function-url/handle";
 
 export const LAMBDA_BUNDLE = fileURLToPath(new URL("../../dist/lambda/index.mjs", import.meta.url));
 const HOST = fileURLToPath(new URL("./lambda-host.mjs", import.meta.url));
@@ -56,12 +57,8 @@ export function functionUrlEvent(init: {
   };
 }
 
-export interface LambdaResult {
-  statusCode: number;
-  headers: Record<string, string>;
-  body: string;
-  isBase64Encoded: boolean;
-}
+/** What the handler returns, as the adapter types it. */
+export type LambdaResult = FunctionUrlResult;
 
 /** One warm Lambda instance: a node process that imported the bundle once. */
 export class LambdaHost {
