@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { timingSafeEqual } from "hono/utils/buffer";
+import { REASON_LIMIT, clip } from "./clip";
 import type { Config } from "./config";
 import { describeObject } from "./engine/describe";
 import { convertBody } from "./engine/review";
@@ -58,14 +59,31 @@ export function createApp(options: AppOptions): Hono {
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
 
-  /** Every refusal is counted; 4xx that say something about the caller are logged too. */
-  const refuse = (c: Context, reason: RejectionReason, status: 400 | 404 | 405 | 413 | 415, error: string, headers?: Record<string, string>) => {
+  /**
+   * Every refusal is counted; 4xx that say something about the caller are logged too (`detail`:
+   * what only the log needs). The error is clipped: it may quote what the caller sent.
+   */
+  const refuse = (
+    c: Context,
+    reason: RejectionReason,
+    status: 400 | 404 | 405 | 413 | 415,
+    message: string,
+    options: { headers?: Record<string, string>; detail?: string } = {},
+  ) => {
+    const error = clip(message, REASON_LIMIT);
+    const detail = options.detail === undefined ? {} : { detail: clip(options.detail, REASON_LIMIT) };
     metrics.rejected(reason);
     // 404s are the internet knocking: counted, not logged line by line.
-    if (status !== 404) log({ level: "warn", msg: "request rejected", status, reason, error });
+    if (status !== 404) log({ level: "warn", msg: "request rejected", status, reason, error, ...detail });
     ship(c);
-    return c.json({ error }, status, headers);
+    return c.json({ error }, status, options.headers);
   };
+  /**
+   * A body that broke off or was malformed in transit (an upload cut short, bad chunked
+   * encoding): the caller's fault, not ours. On Node the socket is usually gone already.
+   */
+  const unreadable = (c: Context, error: unknown) =>
+    refuse(c, "body-unreadable", 400, "the request body could not be read: the upload broke off or was malformed", { detail: describeError(error) });
   const ship = (c: Context) => {
     const work = metrics.pending();
     if (work) defer(c, work);
@@ -98,7 +116,7 @@ export function createApp(options: AppOptions): Hono {
     const given = c.req.param("token");
     if (config.tokens.length === 0 ? given !== undefined : !(await tokenMatches(config.tokens, given, tokenHash))) return notFound(c);
     if (c.req.method !== "POST") {
-      return refuse(c, "method-not-allowed", 405, "method not allowed: send the ConversionReview with POST", { Allow: "POST" });
+      return refuse(c, "method-not-allowed", 405, "method not allowed: send the ConversionReview with POST", { headers: { Allow: "POST" } });
     }
     if (!isJsonMediaType(c.req.header("content-type"))) {
       return refuse(c, "unsupported-media-type", 415, "unsupported media type: send Content-Type: application/json");
@@ -108,9 +126,15 @@ export function createApp(options: AppOptions): Hono {
     const length = c.req.header("content-length");
     if (length === undefined || c.req.header("transfer-encoding") !== undefined) {
       let within = false;
-      const response = await streamedSizeGuard(c, async () => {
-        within = true;
-      });
+      let response: Response | void;
+      try {
+        // Reads the whole body, counting it: a broken upload fails here.
+        response = await streamedSizeGuard(c, async () => {
+          within = true;
+        });
+      } catch (error) {
+        return unreadable(c, error);
+      }
       return within ? undefined : (response ?? tooLarge(c));
     }
     return Number(length) > config.bodyLimitBytes ? tooLarge(c) : undefined;
@@ -123,7 +147,13 @@ export function createApp(options: AppOptions): Hono {
     const first = cold;
     cold = false;
     const deadline = reviewDeadline(started, first, c);
-    const outcome = await convertBody(registry, await c.req.text(), {
+    let body: string;
+    try {
+      body = await c.req.text();
+    } catch (error) {
+      return unreadable(c, error);
+    }
+    const outcome = await convertBody(registry, body, {
       maxDepth,
       maxObjects,
       maxObjectBytes,
@@ -141,9 +171,9 @@ export function createApp(options: AppOptions): Hono {
     log({
       level: failure ? "warn" : "info",
       msg: "review converted",
-      uid: request.uid,
+      uid: clip(request.uid),
       reviewVersion: review.apiVersion,
-      desiredAPIVersion: request.desiredAPIVersion,
+      desiredAPIVersion: clip(request.desiredAPIVersion),
       kinds: summary.kinds,
       objects: request.objects.length,
       durationMs,
@@ -180,10 +210,14 @@ export function createApp(options: AppOptions): Hono {
   app.notFound(notFound);
   app.onError((error, c) => {
     // Never a stack trace (or anything from the request) in the reply.
-    log({ level: "error", msg: "internal error", error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    log({ level: "error", msg: "internal error", error: clip(describeError(error), REASON_LIMIT) });
     return c.json({ error: "internal error" }, 500);
   });
   return app;
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 function deferAfterReply(c: Context, work: Promise<void>): void {

@@ -1,4 +1,5 @@
 import * as core from "zod/v4/core";
+import { REASON_LIMIT, clip, quote } from "../clip";
 import { parseApiVersion } from "../protocol/api-version";
 import type { KindDefinition } from "../registry/kind";
 import type { Route } from "../registry/routes";
@@ -69,7 +70,7 @@ export async function convertObjects(
     return {
       ok: false,
       cause: "unknown-version",
-      message: `desiredAPIVersion ${JSON.stringify(desiredAPIVersion)} is not of the form group/version`,
+      message: `desiredAPIVersion ${quote(desiredAPIVersion)} is not of the form group/version`,
     };
   }
   const { deadline, now = Date.now } = options;
@@ -114,13 +115,13 @@ function convertOne(
   const { apiVersion, kind } = object;
   const source = typeof apiVersion === "string" ? parseApiVersion(apiVersion) : undefined;
   if (!source) {
-    throw new ObjectFailure("invalid-object", `${who()}: apiVersion ${JSON.stringify(apiVersion) ?? "is missing"}, expected group/version`);
+    throw new ObjectFailure("invalid-object", `${who()}: apiVersion ${shownApiVersion(apiVersion)}, expected group/version`);
   }
   if (typeof kind !== "string" || kind.length === 0) {
     throw new ObjectFailure("invalid-object", `${who()}: kind is missing`);
   }
   const fail = (cause: FailureCause, reason: string): never => {
-    throw new ObjectFailure(cause, `${who()} ${kind} ${apiVersion} -> ${desiredAPIVersion}: ${reason}`);
+    throw new ObjectFailure(cause, `${who()} ${clip(kind)} ${clip(String(apiVersion))} -> ${clip(desiredAPIVersion)}: ${reason}`);
   };
 
   const original = object.metadata;
@@ -132,12 +133,12 @@ function convertOne(
   const metadataIssue = metadata && sourceMetadataError(metadata);
   if (metadataIssue) fail("invalid-object", metadataIssue);
 
-  if (source.group !== group) fail("unknown-kind", `cannot convert between API groups ${source.group} and ${group}`);
+  if (source.group !== group) fail("unknown-kind", `cannot convert between API groups ${clip(source.group)} and ${clip(group)}`);
   const def = registry.lookup(group, kind);
-  if (!def) fail("unknown-kind", `this webhook has no converters for ${kind} in group ${group} (it serves ${served(registry)})`);
+  if (!def) fail("unknown-kind", `this webhook has no converters for ${clip(kind)} in group ${clip(group)} (it serves ${served(registry)})`);
   const kindDef = def!;
   const unknown = !kindDef.versions.has(source.version) ? source.version : !kindDef.versions.has(version) ? version : undefined;
-  if (unknown) fail("unknown-version", `${unknown} is not a version of ${kind}.${group} (known: ${[...kindDef.versions.keys()].join(", ")})`);
+  if (unknown) fail("unknown-version", `${clip(unknown)} is not a version of ${kind}.${group} (known: ${[...kindDef.versions.keys()].join(", ")})`);
 
   if (source.version === version) {
     // Nothing to convert: the apiserver does not normally send these, but answer correctly.
@@ -224,14 +225,21 @@ function schemaIssue(schema: core.$ZodType, value: unknown): string | undefined 
   const result = core.safeParse(schema, value);
   if (result.success) return undefined;
   const issue = result.error.issues[0]!;
+  // The path may hold the object's own keys (a record's), the message its values (a refinement's).
   const path = issue.path.map(String).join(".");
-  return path ? `${path}: ${issue.message}` : issue.message;
+  return clip(path ? `${path}: ${issue.message}` : issue.message, REASON_LIMIT);
 }
 
 function errorMessage(error: unknown): string {
-  if (error instanceof Error && error.message) return error.message;
-  if (typeof error === "string" && error) return error;
-  return `the converter threw ${error instanceof Error ? error.name : String(error)}`;
+  if (error instanceof Error && error.message) return clip(error.message, REASON_LIMIT);
+  if (typeof error === "string" && error) return clip(error, REASON_LIMIT);
+  return clip(`the converter threw ${error instanceof Error ? error.name : String(error)}`, REASON_LIMIT);
+}
+
+/** A bad apiVersion as a message shows it: quoted, clipped, or said to be missing. */
+function shownApiVersion(value: unknown): string {
+  if (value === undefined) return "is missing";
+  return typeof value === "string" ? quote(value) : clip(JSON.stringify(value));
 }
 
 function served(registry: Registry): string {
@@ -240,7 +248,7 @@ function served(registry: Registry): string {
 
 function budgetMessage(index: number, objects: readonly unknown[], desired: string, options: BatchOptions): string {
   const object = objects[index];
-  const what = isJsonObject(object) ? ` (${String(object.kind)} ${String(object.apiVersion)} -> ${desired})` : "";
+  const what = isJsonObject(object) ? ` (${clip(String(object.kind))} ${clip(String(object.apiVersion))} -> ${clip(desired)})` : "";
   const budget = options.budgetMs !== undefined ? `conversion budget of ${options.budgetMs} ms` : "conversion deadline";
   return `${budget} exceeded after ${index} of ${objects.length} objects${what}`;
 }

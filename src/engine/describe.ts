@@ -1,8 +1,10 @@
+import { clip } from "../clip";
 import { isJsonObject } from "./plain";
 
 /**
  * How a failure names an object, for the person reading `kubectl` output:
- * `object 3 (default/broken, uid 1f2…)`. Index first: it is all a fragment may have.
+ * `object 3 (default/broken, uid 1f2…)`. Index first: it is all a fragment may have. Each name is
+ * clipped: the message goes to logs and to every client of the resource.
  */
 export function describeObject(index: number, object: unknown): string {
   const metadata = isJsonObject(object) && isJsonObject(object.metadata) ? object.metadata : undefined;
@@ -14,5 +16,5 @@ export function describeObject(index: number, object: unknown): string {
 }
 
 function text(value: unknown): string | undefined {
-  return typeof value === "string" && value.length > 0 ? value : undefined;
+  return typeof value === "string" && value.length > 0 ? clip(value) : undefined;
 }

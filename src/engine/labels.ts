@@ -1,3 +1,4 @@
+import { quote } from "../clip";
 import { ANNOTATIONS_MAX_BYTES, DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX } from "../protocol/names";
 import { utf8Length } from "../protocol/size";
 
@@ -45,9 +46,9 @@ export function labelValueError(value: string): string | undefined {
 export function labelsError(labels: Record<string, string>): string | undefined {
   for (const [key, value] of Object.entries(labels)) {
     const keyError = qualifiedNameError(key);
-    if (keyError) return `metadata.labels: Invalid value: ${JSON.stringify(key)}: ${keyError}`;
+    if (keyError) return `metadata.labels: Invalid value: ${quote(key)}: ${keyError}`;
     const valueError = labelValueError(value);
-    if (valueError) return `metadata.labels: Invalid value: ${JSON.stringify(value)}: ${valueError}`;
+    if (valueError) return `metadata.labels: Invalid value: ${quote(value)}: ${valueError}`;
   }
   return undefined;
 }
@@ -57,7 +58,7 @@ export function annotationsError(annotations: Record<string, string>): string | 
   for (const [key, value] of Object.entries(annotations)) {
     // The apiserver checks annotation keys lower-cased.
     const keyError = qualifiedNameError(key.toLowerCase());
-    if (keyError) return `metadata.annotations: Invalid value: ${JSON.stringify(key)}: ${keyError}`;
+    if (keyError) return `metadata.annotations: Invalid value: ${quote(key)}: ${keyError}`;
     bytes += utf8Length(key) + utf8Length(value);
   }
   if (bytes > ANNOTATIONS_MAX_BYTES) {

@@ -1,3 +1,4 @@
+import { quote } from "../clip";
 import { annotationsError, labelsError } from "./labels";
 import { goTypeName, isJsonObject, jsonTypeName, type JsonObject } from "./plain";
 
@@ -67,7 +68,7 @@ export function sourceMetadataError(metadata: JsonObject): string | undefined {
     if (value === undefined || value === null) continue;
     if (!isJsonObject(value)) return `metadata.${field} is ${jsonTypeName(value)}, not a map of strings`;
     const bad = nonStringKey(value);
-    if (bad !== undefined) return `metadata.${field}[${JSON.stringify(bad)}] is ${jsonTypeName(value[bad])}, not a string`;
+    if (bad !== undefined) return `metadata.${field}[${quote(bad)}] is ${jsonTypeName(value[bad])}, not a string`;
   }
   return undefined;
 }

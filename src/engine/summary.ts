@@ -1,8 +1,12 @@
+import { clip } from "../clip";
 import { isJsonObject } from "./plain";
 
 /** What a review holds, for logs and metric dimensions: kinds and source versions, never contents. */
 export interface ReviewSummary {
-  /** Each distinct `Kind.group` (`Kind` alone for the core group), in order of appearance. */
+  /**
+   * Each distinct `Kind.group` (`Kind` alone for the core group), in order of appearance, each
+   * clipped; past the first few, one last entry `... and N more`.
+   */
   kinds: string[];
   /** The single kind, or `mixed` / `none`: one metric dimension value. */
   crd: string;
@@ -10,8 +14,11 @@ export interface ReviewSummary {
   from: string;
 }
 
+/** Kinds named in a summary: a real review holds one; a log line must not hold thousands. */
+const KINDS_LISTED = 10;
+
 export function summarize(objects: readonly unknown[]): ReviewSummary {
-  const kinds: string[] = [];
+  const kinds = new Set<string>();
   let from: string | undefined;
   let mixed = false;
   let lastKind: string | undefined;
@@ -25,15 +32,16 @@ export function summarize(objects: readonly unknown[]): ReviewSummary {
     lastKind = kind;
     const text = typeof apiVersion === "string" ? apiVersion : "?";
     const slash = text.lastIndexOf("/");
-    const name = slash < 0 ? kind : `${kind}.${text.slice(0, slash)}`;
-    if (!kinds.includes(name)) kinds.push(name);
-    const version = text.slice(slash + 1);
+    kinds.add(clip(slash < 0 ? kind : `${kind}.${text.slice(0, slash)}`));
+    const version = clip(text.slice(slash + 1));
     if (from === undefined) from = version;
     else if (from !== version) mixed = true;
   }
+  const listed = [...kinds].slice(0, KINDS_LISTED);
+  if (kinds.size > KINDS_LISTED) listed.push(`... and ${kinds.size - KINDS_LISTED} more`);
   return {
-    kinds,
-    crd: kinds.length === 1 ? kinds[0]! : kinds.length === 0 ? "none" : "mixed",
+    kinds: listed,
+    crd: kinds.size === 1 ? listed[0]! : kinds.size === 0 ? "none" : "mixed",
     from: from === undefined ? "none" : mixed ? "mixed" : from,
   };
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import { serve } from "@hono/node-server";
 import type { Context } from "hono";
 import { registry } from "../../examples";
@@ -6,6 +6,7 @@ import { createApp } from "../app";
 import { readConfig } from "../config";
 import { createJsonLogger } from "../log";
 import { createMetrics } from "../metrics";
+import { applyNodeTimeouts } from "./node-timeouts";
 import { sha256Hex } from "./sha256";
 
 // Local server: `npm start`. Binds to loopback unless HOST says otherwise.
@@ -41,6 +42,9 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
     ].join("\n"),
   );
 });
+
+// A node:http Server (no other createServer given), set before its first connection arrives.
+applyNodeTimeouts(server as Server);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => server.close(() => process.exit(0)));

@@ -1,3 +1,5 @@
+import { clip } from "../clip";
+
 /**
  * What crdshift measures, named once for every sink. A review's outcome becomes a handful of
  * data points; sinks only decide how to ship them (an EMF log line, PutMetricData, nothing).
@@ -25,6 +27,7 @@ export type RejectionReason =
   | "method-not-allowed"
   | "unsupported-media-type"
   | "too-large"
+  | "body-unreadable"
   | "too-deep"
   | "invalid-json"
   | "invalid-review";
@@ -73,7 +76,10 @@ export const noMetrics: Metrics = {
 const CRD_FROM_TO = [["CRD", "From", "To"]] as const;
 
 export function reviewPoints(outcome: ReviewOutcome): MetricPoint[] {
-  const { crd, from, to, result } = outcome;
+  const { result } = outcome;
+  const crd = dimensionValue(outcome.crd);
+  const from = dimensionValue(outcome.from);
+  const to = dimensionValue(outcome.to);
   const points: MetricPoint[] = [
     {
       name: "ReviewLatency",
@@ -100,4 +106,13 @@ export function reviewPoints(outcome: ReviewOutcome): MetricPoint[] {
 
 export function rejectionPoint(reason: RejectionReason): MetricPoint {
   return { name: "ReviewsRejected", unit: "Count", value: 1, dimensions: { Reason: reason }, sets: [["Reason"]] };
+}
+
+/**
+ * A dimension value CloudWatch takes (1 to 1,024 ASCII characters; anything else fails the whole
+ * PutMetricData call) from names a request gave: clipped, printable ASCII, never empty.
+ */
+export function dimensionValue(text: string): string {
+  const ascii = text.replace(/[^\x20-\x7e]/gu, "?");
+  return ascii.length === 0 ? "(empty)" : clip(ascii);
 }

@@ -74,6 +74,38 @@ describe("HTTP: a review with a bad object is a Failure, not an HTTP error", () 
   });
 });
 
+describe("HTTP: a body that cannot be read is the caller's fault", () => {
+  /** A body that sends a first chunk, then fails: an upload cut off, or chunks that do not parse. */
+  const broken = () => {
+    let sent = false;
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return controller.error(new Error("aborted"));
+        sent = true;
+        controller.enqueue(new TextEncoder().encode('{"apiVersion":'));
+      },
+    });
+  };
+  for (const [name, headers] of [
+    ["with a length", { "Content-Length": "1000" }],
+    ["streamed, without a length", { "Transfer-Encoding": "chunked" }],
+  ] as const) {
+    it(`${name}: 400 and a warning, never a 500 or an error line`, async () => {
+      const { app, logs } = testApp();
+      const request = new Request("http://crdshift.test/convert", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: broken(),
+        duplex: "half",
+      } as RequestInit);
+      const res = await app.request(request);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: "the request body could not be read: the upload broke off or was malformed" });
+      expect(logs).toEqual([{ level: "warn", msg: "request rejected", status: 400, reason: "body-unreadable", error: expect.any(String), detail: "Error: aborted" }]);
+    });
+  }
+});
+
 describe("HTTP: health", () => {
   it("GET /healthz answers ok", async () => {
     const { app } = testApp({ env: { CRDSHIFT_TOKEN: TOKEN } });

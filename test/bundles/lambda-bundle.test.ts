@@ -43,6 +43,12 @@ describe("the built Lambda bundle behind a function URL", () => {
     expect(JSON.parse(result.body)).toEqual(read("docs-v1.response.json"));
   });
 
+  it("reads a text body that starts with a UTF-8 byte order mark as Node and Workers do", async () => {
+    const result = await lambda.invoke(functionUrlEvent({ path, body: `\uFEFF${JSON.stringify(read("docs-v1.json"))}` }));
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body)).toEqual(read("docs-v1.response.json"));
+  });
+
   it("accepts the next token too", async () => {
     const result = await lambda.invoke(functionUrlEvent({ path: `/convert/${NEXT}`, body: JSON.stringify(read("docs-v1.json")) }));
     expect(result.statusCode).toBe(200);

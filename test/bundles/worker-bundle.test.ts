@@ -54,6 +54,16 @@ describe("the built Workers bundle, in workerd", () => {
     });
   }
 
+  it("reads a body that starts with a UTF-8 byte order mark as Node and Lambda do", async () => {
+    const res = await mf.dispatchFetch(`https://crdshift.test/convert/${TOKEN}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: `\uFEFF${JSON.stringify(read("docs-v1.json"))}`,
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(await res.text())).toEqual(read("docs-v1.response.json"));
+  });
+
   it("fails cleanly, and hides itself without the token", async () => {
     const sent = read("docs-v1.json");
     sent.request.objects[1].hostPort = "nope";

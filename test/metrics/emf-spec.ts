@@ -25,7 +25,14 @@ export function emfProblems(line: string): string[] {
     else {
       for (const set of directive.Dimensions) {
         if (!Array.isArray(set) || set.length > 30) problems.push(`${where} has a dimension set that is not an array of at most 30 keys`);
-        else for (const key of set) if (typeof root[key] !== "string") problems.push(`${where}: dimension ${key} is not a string member of the root`);
+        else {
+          for (const key of set) {
+            const value = root[key];
+            if (typeof value !== "string") problems.push(`${where}: dimension ${key} is not a string member of the root`);
+            // CloudWatch's rule for a dimension value (API_Dimension): 1 to 1,024 ASCII characters.
+            else if (!/^[\x00-\x7f]{1,1024}$/.test(value)) problems.push(`${where}: dimension ${key} is not 1 to 1,024 ASCII characters`);
+          }
+        }
       }
     }
     if (!Array.isArray(directive.Metrics) || directive.Metrics.length > 100) problems.push(`${where}.Metrics is not an array of at most 100`);

@@ -1,9 +1,10 @@
-import { SELF } from "cloudflare:test";
+import { SELF, createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import docsV1 from "../../examples/requests/docs-v1.json";
 import docsV1Response from "../../examples/requests/docs-v1.response.json";
 import docsV1beta1 from "../../examples/requests/docs-v1beta1.json";
 import docsV1beta1Response from "../../examples/requests/docs-v1beta1.response.json";
+import worker from "../../src/entry/worker";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
 
 // Inside workerd, through the Worker entry, with the bindings of vitest.config.ts.
@@ -93,6 +94,25 @@ describe("in workerd, the Worker", () => {
     });
   }
 
+  // Handed to the Worker in this isolate: through SELF, a failing stream arrives as a short body.
+  for (const [name, headers] of [
+    ["with a length", { "Content-Length": "1000" }],
+    ["streamed, without a length", {}],
+  ] as const) {
+    it(`answers an upload that breaks off (${name}) with 400, not 500`, async () => {
+      const request = new Request(URL_OK, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: brokenStream('{"apiVersion":') });
+      const res = await worker.fetch(request, env as unknown as Record<string, unknown>, createExecutionContext());
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: "the request body could not be read: the upload broke off or was malformed" });
+    });
+  }
+
+  it("reads a body that starts with a UTF-8 byte order mark as the other platforms do", async () => {
+    const res = await send(`\uFEFF${JSON.stringify(docsV1)}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(docsV1Response);
+  });
+
   it("serves /healthz", async () => {
     const res = await SELF.fetch("https://crdshift.test/healthz");
     expect(await res.json()).toEqual({ status: "ok" });
@@ -107,6 +127,18 @@ function stream(text: string): ReadableStream<Uint8Array> {
     pull(controller) {
       if (offset >= bytes.length) return controller.close();
       controller.enqueue(bytes.slice(offset, (offset += 8192)));
+    },
+  });
+}
+
+/** A body that sends a first chunk, then fails: an upload cut off mid-way. */
+function brokenStream(first: string): ReadableStream<Uint8Array> {
+  let sent = false;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent) return controller.error(new Error("connection lost mid-upload"));
+      sent = true;
+      controller.enqueue(new TextEncoder().encode(first));
     },
   });
 }

@@ -1,3 +1,5 @@
+import { quote } from "../../clip";
+
 /**
  * A `Headers` that does not load Node's fetch implementation (undici), which Node only loads the
  * first time any of `Headers`, `Request` or `Response` is touched: 20-40 ms of a Lambda cold
@@ -10,7 +12,7 @@ const OUTER_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 
 function headerName(name: string): string {
   const text = String(name);
-  if (!TOKEN.test(text)) throw new TypeError(`invalid header name: ${JSON.stringify(text)}`);
+  if (!TOKEN.test(text)) throw new TypeError(`invalid header name: ${quote(text)}`);
   return text.toLowerCase();
 }
 

@@ -1,0 +1,161 @@
+import * as z from "zod/mini";
+import { describe, expect, it } from "vitest";
+import { registry as exampleRegistry } from "../../examples";
+import { createApp } from "../../src/app";
+import { ECHO_LIMIT, clip, quote } from "../../src/clip";
+import { readConfig } from "../../src/config";
+import { createJsonLogger } from "../../src/log";
+import { createEmfMetrics } from "../../src/metrics";
+import { createRegistry, defineKind, type Registry } from "../../src/registry";
+import { emfProblems } from "../metrics/emf-spec";
+import { cronTab, post, review, wire } from "../helpers";
+
+const HUGE = 1024 * 1024;
+/** What one echoed field may take in a line or message: the limit and its `... (N more characters)`. */
+const FIELD = ECHO_LIMIT + 40;
+
+describe("clip", () => {
+  it("keeps short text as it is and cuts long text to the limit, counting the rest", () => {
+    expect(clip("CronTab")).toBe("CronTab");
+    expect(clip("x".repeat(ECHO_LIMIT))).toBe("x".repeat(ECHO_LIMIT));
+    expect(clip("x".repeat(ECHO_LIMIT + 5))).toBe(`${"x".repeat(ECHO_LIMIT)}... (5 more characters)`);
+    expect(quote("a\"b")).toBe('"a\\"b"');
+    expect(quote("y".repeat(ECHO_LIMIT + 1))).toBe(`"${"y".repeat(ECHO_LIMIT)}"... (1 more character)`);
+  });
+
+  it("never cuts a surrogate pair in two", () => {
+    const text = `${"x".repeat(ECHO_LIMIT - 1)}😀tail`;
+    const clipped = clip(text);
+    expect(clipped.startsWith(`${"x".repeat(ECHO_LIMIT - 1)}...`)).toBe(true);
+    expect(clipped).toBe(`${"x".repeat(ECHO_LIMIT - 1)}... (6 more characters)`);
+    expect(clip("😀😀", 3)).toBe("😀... (2 more characters)");
+  });
+});
+
+/** The app as the platforms build it, logging JSON lines and EMF metrics into arrays. */
+function observedApp(options: { registry?: Registry; env?: Record<string, string> } = {}) {
+  const lines: string[] = [];
+  const emf: string[] = [];
+  const app = createApp({
+    registry: options.registry ?? exampleRegistry,
+    config: readConfig({ CRDSHIFT_METRICS: "emf", ...options.env }),
+    log: createJsonLogger((line) => lines.push(line)),
+    metrics: createEmfMetrics({ namespace: "crdshift", write: (line) => emf.push(line) }),
+  });
+  return { app, lines, emf };
+}
+
+/** Every EMF line is valid, and no dimension value exceeds CloudWatch's 1,024 ASCII characters. */
+function expectDimensionsBounded(emf: string[]) {
+  expect(emf.length).toBeGreaterThan(0);
+  for (const line of emf) {
+    expect(emfProblems(line)).toEqual([]);
+    expect(line.length).toBeLessThan(4 * 1024);
+  }
+}
+
+function longestLine(lines: string[]): number {
+  return Math.max(...lines.map((line) => line.length));
+}
+
+describe("request text echoed in logs, metrics and messages is bounded", () => {
+  it("a 1 MiB uid: the log line is short, the reply still carries the whole uid", async () => {
+    const { app, lines, emf } = observedApp();
+    const sent = review("example.com/v1", [cronTab("v1beta1", "a", { hostPort: "h:1" })]);
+    sent.request.uid = "u".repeat(HUGE);
+    const res = await post(app, wire(sent));
+    const reply = await res.json();
+    expect(reply.response.result.status).toBe("Success");
+    expect(reply.response.uid).toBe(sent.request.uid); // the apiserver compares it: not an echo
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.length).toBeLessThan(2 * 1024);
+    expect(JSON.parse(lines[0]!).uid).toBe(clip(sent.request.uid));
+    expectDimensionsBounded(emf);
+  });
+
+  for (const [name, desired] of [
+    ["not of the form group/version", "v".repeat(HUGE)],
+    ["of another group", `${"g".repeat(HUGE)}.com/v1`],
+    ["an unknown version", `example.com/${"v".repeat(HUGE)}`],
+  ] as const) {
+    it(`a 1 MiB desiredAPIVersion ${name}: a short Failure, a short log line, bounded dimensions`, async () => {
+      const { app, lines, emf } = observedApp();
+      const sent = review(desired, [cronTab("v1beta1", "a", { hostPort: "h:1" }), cronTab("v1beta1", "b", { hostPort: "h:2" })]);
+      const res = await post(app, wire(sent));
+      const text = await res.text();
+      expect(res.status).toBe(200);
+      expect(JSON.parse(text).response.result.status).toBe("Failure");
+      expect(text.length).toBeLessThan(4 * FIELD);
+      expect(longestLine(lines)).toBeLessThan(8 * FIELD);
+      expectDimensionsBounded(emf);
+    });
+  }
+
+  it("a 1 MiB kind, apiVersion, name, namespace and uid: bounded message, log line and dimensions", async () => {
+    const { app, lines, emf } = observedApp({ env: { CRDSHIFT_LOG_OBJECT_NAMES: "true" } });
+    const big = (c: string) => c.repeat(HUGE);
+    const objects = [
+      { apiVersion: "example.com/v1beta1", kind: big("K"), metadata: { name: big("n"), namespace: big("s"), uid: big("i") } },
+      { apiVersion: `${big("g")}.com/v1beta1`, kind: "CronTab", metadata: { name: "b" } },
+      { apiVersion: `example.com/${big("v")}`, kind: "CronTab", metadata: { name: "c" } },
+    ];
+    for (const first of objects) {
+      lines.length = 0;
+      emf.length = 0;
+      const res = await post(app, wire(review("example.com/v1", [first, ...objects])));
+      const text = await res.text();
+      expect(JSON.parse(text).response.result.status).toBe("Failure");
+      expect(text.length).toBeLessThan(10 * FIELD);
+      expect(longestLine(lines)).toBeLessThan(30 * FIELD);
+      expectDimensionsBounded(emf);
+    }
+  });
+
+  it("thousands of distinct kinds in one review: the log names a few and counts the rest", async () => {
+    const { app, lines } = observedApp();
+    const objects = Array.from({ length: 5000 }, (_, i) => ({ apiVersion: "example.com/v1beta1", kind: `Kind${i}${"k".repeat(300)}`, metadata: { name: `o${i}` } }));
+    await post(app, wire(review("example.com/v1", objects)));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.length).toBeLessThan(16 * FIELD);
+    const kinds = JSON.parse(lines[0]!).kinds as string[];
+    expect(kinds.at(-1)).toMatch(/^\.\.\. and \d+ more$/);
+  });
+
+  it("a kind that is not ASCII, and an empty version, still make dimensions CloudWatch takes", async () => {
+    const { app, emf } = observedApp();
+    await post(app, wire(review("example.com/", [{ apiVersion: "example.com/v1beta1", kind: "Crön😀Tab", metadata: { name: "a" } }])));
+    expectDimensionsBounded(emf);
+    const doc = JSON.parse(emf[0]!);
+    expect(doc.CRD).toMatch(/^[\x20-\x7e]+$/);
+    expect(doc.To).not.toBe("");
+  });
+
+  it("a converter's error, a schema issue and a label key are clipped in the Failure message", async () => {
+    const echoing = defineKind({
+      group: "echo.example.com",
+      kind: "Echo",
+      versions: { v1: z.looseObject({ spec: z.looseObject({ say: z.string() }) }), v2: z.looseObject({ spec: z.record(z.string(), z.number()) }) },
+      converters: {
+        v1: {
+          v2: (object) => {
+            if (object.spec.say === "throw") throw new Error(`cannot convert ${JSON.stringify(object)}`);
+            if (object.spec.say === "label") return { ...object, metadata: { name: "e", labels: { [`${"l".repeat(HUGE)}/x`]: "y" } }, spec: {} };
+            return { ...object, spec: { [object.spec.say]: "not a number" as unknown as number } };
+          },
+        },
+        v2: { v1: (object) => ({ ...object, spec: { say: "" } }) },
+      },
+    });
+    const { app, lines } = observedApp({ registry: createRegistry([echoing]) });
+    const padding = "p".repeat(HUGE);
+    for (const say of ["throw", "label", padding]) {
+      lines.length = 0;
+      const object = { apiVersion: "echo.example.com/v1", kind: "Echo", metadata: { name: "e" }, spec: { say, padding } };
+      const res = await post(app, wire(review("echo.example.com/v2", [object])));
+      const text = await res.text();
+      expect(JSON.parse(text).response.result.status).toBe("Failure");
+      expect(text.length).toBeLessThan(16 * FIELD);
+      expect(longestLine(lines)).toBeLessThan(24 * FIELD);
+    }
+  });
+});
