@@ -62,7 +62,7 @@ export async function probe(crd: CrdConfig, definition: KindDefinition, registry
   let tls: TlsPeer | undefined;
   let calls = 0;
   let pairs = 0;
-  const before = found.length;
+  let replyProblems = 0;
   try {
     probing: for (const from of served) {
       const objects = await sampleObjects(definition, from, { namespaced: crd.namespaced, count: options.objectsPerPair * 4, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
@@ -85,6 +85,7 @@ export async function probe(crd: CrdConfig, definition: KindDefinition, registry
           if (finding) {
             found.push(finding);
             reported = true;
+            replyProblems++;
           }
         }
       }
@@ -94,7 +95,7 @@ export async function probe(crd: CrdConfig, definition: KindDefinition, registry
     local.close();
   }
   if (tls) {
-    found.push(...tlsFindings(tls, { caBundleSet: ca !== undefined, clientConfigPath: crd.clientConfigPath, now: options.now }));
+    found.push(...tlsFindings(tls, { hostname: target.hostname, caBundleSet: ca !== undefined, clientConfigPath: crd.clientConfigPath, now: options.now }));
     if (ca !== undefined && tls.authorized && (await trustedBySystemRoots(target))) {
       found.push(
         warning(
@@ -108,7 +109,7 @@ export async function probe(crd: CrdConfig, definition: KindDefinition, registry
   found.push(...latencyFindings(latencies));
   if (served.length < 2) {
     found.push(info("probe-nothing-to-convert", `fewer than two served versions are in the registry (${served.join(", ") || "none"}): no pair to probe`));
-  } else if (calls > 0 && !found.slice(before).some((finding) => finding.severity !== "info")) {
+  } else if (calls > 0 && replyProblems === 0 && !found.some((finding) => finding.code === "probe-unreachable" || finding.code === "probe-timeout")) {
     found.push(info("probe-ok", `${calls} ${reviewVersion} ConversionReviews over ${pairs} ordered pairs of served versions: every reply passed the apiserver's checks and matched the registry's own answer`));
   }
   return found;

@@ -1,12 +1,13 @@
 import { isIP } from "node:net";
 import * as tls from "node:tls";
-import type { TlsPeer } from "../webhook-call/post-review";
+import { tlsErrorText, type TlsPeer } from "../webhook-call/post-review";
 import { commonName, daysLeft } from "./ca-bundle";
 import { error, info, warning, type Finding } from "./finding";
 
 const EXPIRY_WARNING_DAYS = 30;
 
 export interface TlsContext {
+  hostname: string;
   /** The CRD's caBundle is what the apiserver trusts; else its system roots. */
   caBundleSet: boolean;
   clientConfigPath: string;
@@ -27,7 +28,7 @@ export function tlsFindings(peer: TlsPeer, context: TlsContext): Finding[] {
     found.push(
       error(
         "tls-untrusted",
-        `the server's certificate${certificate ? ` (${commonName(certificate.subject)}, issued by ${commonName(certificate.issuer)})` : ""} is not trusted by ${anchors}: ${peer.authorizationError ?? "verification failed"}; the apiserver fails every call with an x509 error`,
+        `the server's certificate${certificate ? ` (${commonName(certificate.subject)}, issued by ${commonName(certificate.issuer)})` : ""} is not trusted by ${anchors}: ${why(peer.authorizationError, context.hostname)}; the apiserver fails every call`,
         context.caBundleSet
           ? `put the CA that signs the current certificate in ${caBundle} (base64 of its PEM); the CA may have been rotated`
           : `set ${caBundle} to the base64 of the PEM of the CA that signed the certificate, or serve a publicly trusted certificate`,
@@ -51,6 +52,12 @@ export function tlsFindings(peer: TlsPeer, context: TlsContext): Finding[] {
     found.push(info("tls-certificate", `certificate for ${names}, issued by ${commonName(certificate.issuer)}, valid until ${certificate.validTo} (${days} days), ${peer.protocol ?? "TLS"}`));
   }
   return found;
+}
+
+function why(error: string | undefined, hostname: string): string {
+  if (!error) return "verification failed";
+  // A host mismatch comes as a sentence, the rest as OpenSSL codes.
+  return tlsErrorText(error, hostname) ?? (/does not match/i.test(error) ? `x509: certificate is not valid for ${hostname} (${error})` : error);
 }
 
 /**

@@ -152,16 +152,28 @@ function transportError(error: NodeJS.ErrnoException, target: URL): string {
       return `dial tcp: lookup ${target.hostname}: no such host`;
     case "ECONNRESET":
       return "EOF (the server closed the connection)";
+    default: {
+      const tls = error.code ? tlsErrorText(error.code, target.hostname) : undefined;
+      return tls ? `tls: failed to verify certificate: ${tls}` : error.message || String(error.code);
+    }
+  }
+}
+
+/** OpenSSL's verification codes (as Node reports them) in the words of Go's x509 package. */
+export function tlsErrorText(code: string, hostname: string): string | undefined {
+  switch (code) {
     case "DEPTH_ZERO_SELF_SIGNED_CERT":
     case "SELF_SIGNED_CERT_IN_CHAIN":
     case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
+    case "UNABLE_TO_GET_ISSUER_CERT":
     case "UNABLE_TO_GET_ISSUER_CERT_LOCALLY":
-      return `tls: failed to verify certificate: x509: certificate signed by unknown authority (${error.code})`;
+      return `x509: certificate signed by unknown authority (${code})`;
     case "CERT_HAS_EXPIRED":
-      return "tls: failed to verify certificate: x509: certificate has expired or is not yet valid";
+    case "CERT_NOT_YET_VALID":
+      return `x509: certificate has expired or is not yet valid (${code})`;
     case "ERR_TLS_CERT_ALTNAME_INVALID":
-      return `tls: failed to verify certificate: x509: certificate is not valid for ${target.hostname}`;
+      return `x509: certificate is not valid for ${hostname}`;
     default:
-      return error.message || String(error.code);
+      return undefined;
   }
 }

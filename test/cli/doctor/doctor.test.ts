@@ -142,6 +142,19 @@ describe("crdshift doctor: replies the apiserver would not take", () => {
     }
   });
 
+  it("no answer within the timeout: the apiserver's deadline message", async () => {
+    const silent = await serveRaw(() => {}); // never answers
+    try {
+      const report = await runDoctor(registry, [widgetCrd()], "test", { url: `${silent.origin}/convert`, allowHttp: true, timeoutMs: 200 });
+      const timeout = report.crds[0]!.findings.filter((f) => f.code === "probe-timeout");
+      expect(timeout.map((f) => f.message)).toEqual([
+        `conversion webhook for widgets.example.com/v1, Kind=Widget failed: Post "${silent.origin}/convert?timeout=30s": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,
+      ]);
+    } finally {
+      await silent.close();
+    }
+  });
+
   it("nothing listening: unreachable, with the URL, and no further calls", async () => {
     const url = `http://127.0.0.1:${await closedPort()}/convert`;
     const report = await runDoctor(registry, [widgetCrd()], "test", { url, allowHttp: true });
@@ -167,7 +180,7 @@ describe("crdshift doctor over https: the certificate as the apiserver judges it
     const { code, problems, findings } = await doctor(crd, "--objects", "1");
     expect(code).toBe(1);
     expect(codes(problems)).toEqual(["warning url-loopback", "error tls-untrusted"]);
-    expect(problems[1]!.message).toMatch(/^the server's certificate \(crdshift test server, issued by crdshift test server\) is not trusted by the system roots \(the CRD's caBundle is empty\): /);
+    expect(problems[1]!.message).toMatch(/^the server's certificate \(crdshift test server, issued by crdshift test server\) is not trusted by the system roots \(the CRD's caBundle is empty\): x509: certificate signed by unknown authority \(DEPTH_ZERO_SELF_SIGNED_CERT\); the apiserver fails every call$/);
     expect(problems[1]!.fix).toMatch(/^set spec\.conversion\.webhook\.clientConfig\.caBundle to the base64/);
     // The replies themselves were fine.
     expect(findings.some((f) => f.code === "reply-rejected")).toBe(false);

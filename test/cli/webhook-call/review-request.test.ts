@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { goJson } from "../../../src/cli/webhook-call/go-json";
 import { createPoster } from "../../../src/cli/webhook-call/post-review";
@@ -58,7 +59,8 @@ describe("createPoster: the apiserver's HTTP call", () => {
   beforeAll(async () => {
     server = await serveRaw((req, res, body) => {
       seen = { method: req.method!, url: req.url!, headers: req.headers, body };
-      res.writeHead(200, { "Content-Type": "application/json" }).end('{"ok":true}');
+      if (req.url!.startsWith("/gzip")) res.writeHead(200, { "Content-Encoding": "gzip" }).end(gzipSync('{"zipped":true}'));
+      else res.writeHead(200, { "Content-Type": "application/json" }).end('{"ok":true}');
     });
   });
   afterAll(() => server.close());
@@ -80,5 +82,12 @@ describe("createPoster: the apiserver's HTTP call", () => {
       "content-length": String(Buffer.byteLength(request.body)),
     });
     expect(seen.headers!["transfer-encoding"]).toBeUndefined();
+  });
+
+  it("reads a gzip reply, as Go's transport does for the Accept-Encoding it added", async () => {
+    const poster = createPoster(`${server.origin}/gzip`);
+    const result = await poster.post(reviewRequest("example.com/v1", [{}]));
+    poster.close();
+    expect(result).toMatchObject({ ok: true, body: '{"zipped":true}' });
   });
 });
