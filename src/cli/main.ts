@@ -12,7 +12,7 @@ import { UsageError, formatDocuments, parseDocuments, readInput, type Output } f
 import { loadRegistry } from "./load-registry";
 
 const HELP: Record<string, string> = {
-  main: `crdshift: CRD conversion webhooks, offline tools
+  main: `crdshift: CRD conversion webhooks, tools for their authors and operators
 
 Usage: crdshift <command> [options]
 
