@@ -64,6 +64,8 @@ export function createPoster(url: string, connection: Connection = {}) {
       const elapsed = () => performance.now() - started;
       const body = Buffer.from(request.body, "utf8");
       let settled = false;
+      let headersIn = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const finish = (result: PostResult) => {
         if (settled) return;
         settled = true;
@@ -83,12 +85,13 @@ export function createPoster(url: string, connection: Connection = {}) {
           "Content-Length": String(body.length),
         },
       });
-      const timer = setTimeout(() => {
-        fail("context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
+      timer = setTimeout(() => {
+        fail(`context deadline exceeded (Client.Timeout exceeded ${headersIn ? "while reading body" : "while awaiting headers"})`);
         req.destroy();
       }, timeoutMs);
       req.on("error", (error: NodeJS.ErrnoException) => fail(transportError(error, target)));
       req.on("response", (res) => {
+        headersIn = true;
         // Read now: at the end of the body the socket goes back to the agent's pool.
         const tls = secure ? peerOf(res.socket as TLSSocket) : undefined;
         const chunks: Buffer[] = [];
