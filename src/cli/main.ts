@@ -6,11 +6,13 @@ import { sortVersions } from "../registry/version-order";
 import { checkRegistry } from "./check";
 import { convertDocuments } from "./convert";
 import { CrdError, writeConversionStanza } from "./crd";
+import { DIFF_HELP, DIFF_OPTIONS, diffCommand } from "./diff/diff-command";
+import { DOCTOR_HELP, DOCTOR_OPTIONS, doctorCommand } from "./doctor/doctor-command";
 import { UsageError, formatDocuments, parseDocuments, readInput, type Output } from "./io";
 import { loadRegistry } from "./load-registry";
 
 const HELP: Record<string, string> = {
-  main: `crdshift: CRD conversion webhooks, offline tools
+  main: `crdshift: CRD conversion webhooks, tools for their authors and operators
 
 Usage: crdshift <command> [options]
 
@@ -18,6 +20,8 @@ Commands:
   convert   convert objects in a YAML or JSON file to another version
   crd       write the conversion webhook stanza into a CRD manifest
   check     prove the registry: every version pair round-trips
+  doctor    check a CRD and its live webhook as the apiserver would, before the cluster does
+  diff      compare the registry's conversions of real objects with the deployed webhook's
   versions  sort version names by Kubernetes' version priority
 
 Every command takes --registry FILE (a module exporting \`registry\`; default: examples/)
@@ -54,6 +58,8 @@ object (throws) is counted, not failed.
       --runs N   objects per pair (default 200)
       --seed N   replay a run
 `,
+  doctor: DOCTOR_HELP,
+  diff: DIFF_HELP,
   versions: `Usage: crdshift versions NAME...
 
 Prints the version names in Kubernetes' priority order (GA, then beta, then alpha, larger
@@ -121,6 +127,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError("--seed must be a whole number");
         return (await checkRegistry(await registry(), { ...(runs ? { runs } : {}), ...(seed !== undefined ? { seed } : {}) }, io)) ? 0 : 1;
       }
+      case "doctor":
+        return await doctorCommand(values, registry, io);
+      case "diff":
+        return await diffCommand(values, registry, io);
     }
     return 2;
   } catch (error) {
@@ -141,6 +151,8 @@ const OPTIONS: Record<string, ParseArgsConfig["options"]> = {
   crd: { ...COMMON, file: { type: "string", short: "f" }, url: { type: "string" } },
   check: { ...COMMON, runs: { type: "string" }, seed: { type: "string" } },
   versions: { ...COMMON },
+  doctor: { ...COMMON, ...DOCTOR_OPTIONS },
+  diff: { ...COMMON, ...DIFF_OPTIONS },
 };
 
 function parse(command: string, args: string[]) {

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { jsonDifferences } from "../../../src/cli/diff/json-differences";
+
+describe("jsonDifferences", () => {
+  it("names every differing leaf by its jq path, with both values", () => {
+    expect(
+      jsonDifferences(
+        { spec: { port: "80", hosts: ["a", "b"] }, metadata: { annotations: { "example.com/x": "1" } } },
+        { spec: { port: 80, hosts: ["a"] }, metadata: { annotations: { "example.com/x": "2" } }, extra: true },
+      ),
+    ).toEqual([
+      { path: ".spec.port", baseline: "80", candidate: 80 },
+      { path: ".spec.hosts[1]", baseline: "b" },
+      { path: '.metadata.annotations["example.com/x"]', baseline: "1", candidate: "2" },
+      { path: ".extra", candidate: true },
+    ]);
+  });
+
+  it("reports a change of type once, not once per leaf below it", () => {
+    expect(jsonDifferences({ a: { b: 1, c: 2 } }, { a: [1, 2] })).toEqual([{ path: ".a", baseline: { b: 1, c: 2 }, candidate: [1, 2] }]);
+    expect(jsonDifferences(1, "1")).toEqual([{ path: ".", baseline: 1, candidate: "1" }]);
+  });
+
+  it("takes an int64 as a bigint and as a number to be the same when they are equal", () => {
+    expect(jsonDifferences({ n: 9007199254740993n }, { n: 9007199254740993n })).toEqual([]);
+    expect(jsonDifferences({ n: 5n }, { n: 5 })).toEqual([]);
+    expect(jsonDifferences({ n: 9007199254740993n }, { n: 9007199254740992 })).toHaveLength(1);
+    expect(jsonDifferences({ n: 5n }, { n: 5.5 })).toHaveLength(1);
+  });
+
+  it("keeps __proto__ as a plain key", () => {
+    const a = JSON.parse('{"__proto__": {"x": 1}}');
+    const b = JSON.parse('{"__proto__": {"x": 2}}');
+    expect(jsonDifferences(a, b)).toEqual([{ path: ".__proto__.x", baseline: 1, candidate: 2 }]);
+  });
+});
