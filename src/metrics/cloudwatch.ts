@@ -22,6 +22,16 @@ export interface CloudWatchOptions {
 type Send = (metricData: Datum[]) => Promise<unknown>;
 
 /**
+ * The SDK is an optional peer dependency, loaded on the first flush only. The `.catch` right on
+ * the import also tells bundlers (esbuild, wrangler) to leave it unresolved when it is not
+ * installed, instead of failing the build of a Worker or function that never uses it.
+ */
+const loadCloudWatchSdk = () =>
+  import("@aws-sdk/client-cloudwatch").catch((error: unknown) => {
+    throw new Error(`CRDSHIFT_METRICS=cloudwatch needs the package @aws-sdk/client-cloudwatch (npm install @aws-sdk/client-cloudwatch): ${(error as Error).message}`);
+  });
+
+/**
  * Metrics to CloudWatch with PutMetricData. Recording only adds to an in-memory batch; shipping
  * happens after the reply, through `pending()` (Workers hand it to `waitUntil`), at most one call
  * in flight and one per `intervalMs`. A failing or hanging CloudWatch costs metrics, never a
@@ -36,7 +46,7 @@ export function createCloudWatchMetrics(options: CloudWatchOptions): Metrics {
   let outage: { dropped: number } | undefined;
 
   const client = () =>
-    (send ??= (options.loadSdk ?? (() => import("@aws-sdk/client-cloudwatch")))().then((sdk) => {
+    (send ??= (options.loadSdk ?? loadCloudWatchSdk)().then((sdk) => {
       const cw = new sdk.CloudWatchClient({
         region: options.region,
         ...(options.endpoint ? { endpoint: options.endpoint } : {}),

@@ -1,20 +1,20 @@
 import type { Context } from "hono";
-import { handleFunctionUrl, type FunctionUrlBindings } from "../adapter/function-url/handle";
+import { handleFunctionUrl, type FunctionUrlBindings, type FunctionUrlEvent, type FunctionUrlResult, type LambdaContext } from "../adapter/function-url/handle";
 import { installLightResponse } from "../adapter/function-url/response";
-import { registry } from "../../examples";
-import { createApp } from "../app";
-import { ConfigError, readConfig } from "../config";
 import { jsonLogger } from "../log";
-import { createMetrics } from "../metrics";
+import type { Registry } from "../registry";
+import { FUNCTION_URL_PAYLOAD_BYTES, FUNCTION_URL_REPLY_BYTES } from "./function-url-limits";
 import { sha256Hex } from "./sha256";
+import { misconfiguredBody, startApp } from "./start";
 
-/**
- * AWS Lambda entry, for a function URL (payload format 2.0, BUFFERED). The app is built once,
- * during the init phase; events become Requests and Responses become results in
- * adapter/function-url, without loading Node's fetch implementation (see there).
- */
-const startedAt = Date.now();
-installLightResponse();
+export type { FunctionUrlEvent, FunctionUrlResult, LambdaContext };
+export { FUNCTION_URL_PAYLOAD_BYTES, FUNCTION_URL_REPLY_BYTES };
+
+/** A Lambda handler for function URL events. */
+export type FunctionUrlHandler = (event: FunctionUrlEvent, context: LambdaContext) => Promise<FunctionUrlResult>;
+
+// When this instance's code was loaded: the first review of a cold start pays for it.
+const loadedAt = Date.now();
 /** Time kept back from Lambda's remaining time to encode and return the reply. */
 const RETURN_MARGIN_MS = 500;
 
@@ -29,23 +29,33 @@ function lambdaSource(c: Context): string | undefined {
   return (c.env as Partial<FunctionUrlBindings> | undefined)?.requestContext?.http?.sourceIp;
 }
 
-function build() {
-  try {
-    // EMF unless told otherwise: metrics as log lines, no SDK to load, no API call to wait for.
-    const config = readConfig(process.env, { metrics: "emf" });
+/**
+ * The AWS Lambda handler serving `registry` behind a function URL (payload format 2.0,
+ * BUFFERED). Call it at the top level of the handler module, so the app is built once, during
+ * the init phase. Events become Requests and Responses become results in crdshift's own adapter,
+ * without loading Node's fetch implementation. Bodies over the function URL's 6 MiB and replies
+ * that would not fit in its 6 MiB response are refused cleanly unless the environment says
+ * otherwise; metrics are EMF log lines unless `CRDSHIFT_METRICS` says otherwise.
+ *
+ * @example
+ * import { createHandler } from "crdshift/lambda";
+ * import { registry } from "./registry.js";
+ * export const handler = createHandler(registry);
+ */
+export function createHandler(registry: Registry): FunctionUrlHandler {
+  installLightResponse();
+  const started = startApp(registry, {
+    env: process.env,
+    defaults: { metrics: "emf", bodyLimitBytes: FUNCTION_URL_PAYLOAD_BYTES, replyLimitBytes: FUNCTION_URL_REPLY_BYTES },
+    log: jsonLogger,
     // Straight to stdout: EMF lines must be bare JSON, without the runtime's console.log prefix.
-    const metrics = createMetrics(config.metrics, { log: jsonLogger, write: (line) => process.stdout.write(`${line}\n`) });
-    return handleFunctionUrl(createApp({ registry, config, log: jsonLogger, startedAt, platformDeadline: lambdaDeadline, metrics, sourceAddress: lambdaSource, tokenHash: sha256Hex }));
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    jsonLogger({ level: "error", msg: "configuration error", error: error.message });
-    return async () => ({
-      statusCode: 500,
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ error: "crdshift is misconfigured; see the function's logs" }),
-      isBase64Encoded: false,
-    });
-  }
+    writeMetricLine: (line) => process.stdout.write(`${line}\n`),
+    startedAt: loadedAt,
+    platformDeadline: lambdaDeadline,
+    sourceAddress: lambdaSource,
+    tokenHash: sha256Hex,
+  });
+  if (started.ok) return handleFunctionUrl(started.app);
+  const body = misconfiguredBody("function");
+  return async () => ({ statusCode: 500, headers: { "content-type": "application/json" }, body, isBase64Encoded: false });
 }
-
-export const handler = build();

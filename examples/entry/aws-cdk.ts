@@ -1,15 +1,17 @@
-import { App } from "aws-cdk-lib";
+import { App, Stack } from "aws-cdk-lib";
+import { CrdshiftWebhook } from "crdshift/aws-cdk";
 import { fileURLToPath } from "node:url";
-import { CrdshiftStack } from "./stack";
 
 // `npm run synth:aws` writes the CloudFormation template to cdk.out/ without AWS credentials;
 // `npm run deploy:aws` deploys it (asks for the PathToken parameter, see README).
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const app = new App({ outdir: `${root}/cdk.out` });
-new CrdshiftStack(app, "Crdshift", {
-  bundleDir: `${root}/dist/lambda`,
+const app = new App({ outdir: `${root}cdk.out` });
+const stack = new Stack(app, "Crdshift");
+const metrics = process.env.CRDSHIFT_METRICS as "emf" | "cloudwatch" | "none" | undefined;
+new CrdshiftWebhook(stack, "Webhook", {
+  bundleDir: `${root}build/lambda`,
+  ...(metrics ? { metrics } : {}),
   ...(process.env.CRDSHIFT_METRICS_NAMESPACE ? { metricsNamespace: process.env.CRDSHIFT_METRICS_NAMESPACE } : {}),
-  ...(process.env.CRDSHIFT_METRICS ? { metrics: process.env.CRDSHIFT_METRICS as "emf" | "cloudwatch" | "none" } : {}),
 });
 const assembly = app.synth();
 for (const stack of assembly.stacks) {
