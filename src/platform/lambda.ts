@@ -4,6 +4,7 @@ import { installLightResponse } from "../adapter/function-url/response";
 import { jsonLogger } from "../log";
 import type { Registry } from "../registry";
 import { FUNCTION_URL_PAYLOAD_BYTES, FUNCTION_URL_REPLY_BYTES } from "./function-url-limits";
+import { importCloudWatchSdk } from "./cloudwatch-sdk";
 import { sha256Hex } from "./sha256";
 import { misconfiguredBody, startApp } from "./start";
 
@@ -50,6 +51,8 @@ export function createHandler(registry: Registry): FunctionUrlHandler {
     log: jsonLogger,
     // Straight to stdout: EMF lines must be bare JSON, without the runtime's console.log prefix.
     writeMetricLine: (line) => process.stdout.write(`${line}\n`),
+    // The runtime's copy: bundle the function with --external:@aws-sdk/*.
+    loadCloudWatchSdk: importCloudWatchSdk,
     startedAt: loadedAt,
     platformDeadline: lambdaDeadline,
     sourceAddress: lambdaSource,

@@ -4,6 +4,7 @@ import { serve as serveNode, type ServerType } from "@hono/node-server";
 import type { Context } from "hono";
 import { createJsonLogger } from "../log";
 import type { Registry } from "../registry";
+import { importCloudWatchSdk } from "./cloudwatch-sdk";
 import { sha256Hex } from "./sha256";
 import { startApp } from "./start";
 
@@ -48,7 +49,8 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
   const log = createJsonLogger((line, record) => (record.level === "error" ? process.stderr : process.stdout).write(`${line}\n`));
   // The socket's peer: the only address on Node nobody can forge with a header.
   const sourceAddress = (c: Context) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
-  const started = startApp(registry, { env, log, writeMetricLine: (line) => process.stdout.write(`${line}\n`), startedAt, sourceAddress, tokenHash: sha256Hex });
+  const writeMetricLine = (line: string) => process.stdout.write(`${line}\n`);
+  const started = startApp(registry, { env, log, writeMetricLine, loadCloudWatchSdk: importCloudWatchSdk, startedAt, sourceAddress, tokenHash: sha256Hex });
   if (!started.ok) throw started.error;
   const path = started.config.tokens.length > 0 ? "/convert/$CRDSHIFT_TOKEN" : "/convert";
 

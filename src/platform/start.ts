@@ -17,16 +17,18 @@ export interface PlatformStart extends Pick<AppOptions, "startedAt" | "platformD
   log: Logger;
   /** Where EMF lines go: each a bare line on stdout, with nothing before it. */
   writeMetricLine: (line: string) => void;
+  /** How this platform loads the CloudWatch SDK, if it can (see metrics' MetricsServices). */
+  loadCloudWatchSdk?: () => Promise<unknown>;
 }
 
 export type Started = { ok: true; app: Hono; config: Config } | { ok: false; error: ConfigError };
 
 /** The app, or the configuration error, logged once, that keeps it from starting. */
 export function startApp(registry: Registry, start: PlatformStart): Started {
-  const { env, defaults, log, writeMetricLine, ...app } = start;
+  const { env, defaults, log, writeMetricLine, loadCloudWatchSdk, ...app } = start;
   try {
     const config = readConfig(env, defaults);
-    const metrics = createMetrics(config.metrics, { log, write: writeMetricLine });
+    const metrics = createMetrics(config.metrics, { log, write: writeMetricLine, ...(loadCloudWatchSdk ? { loadCloudWatchSdk } : {}) });
     return { ok: true, config, app: createApp({ registry, config, log, metrics, ...app }) };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

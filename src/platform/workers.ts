@@ -8,6 +8,15 @@ export interface CrdshiftWorker {
   fetch(request: Request, env: Record<string, unknown>, ctx: unknown): Response | Promise<Response>;
 }
 
+export interface WorkerOptions {
+  /**
+   * For `CRDSHIFT_METRICS=cloudwatch`: `() => import("@aws-sdk/client-cloudwatch")`. The SDK is
+   * in the Worker only if it is passed here; bundled with code splitting, it stays a module of
+   * its own that a Worker without that setting never loads.
+   */
+  loadCloudWatchSdk?: () => Promise<unknown>;
+}
+
 /**
  * The Cloudflare Worker serving `registry`: default-export it from the Worker's main module.
  * Configuration lives in the Worker's `env` (vars from wrangler.toml, the token as a secret),
@@ -19,7 +28,7 @@ export interface CrdshiftWorker {
  * import { registry } from "./registry.js";
  * export default createWorker(registry);
  */
-export function createWorker(registry: Registry): CrdshiftWorker {
+export function createWorker(registry: Registry, options: WorkerOptions = {}): CrdshiftWorker {
   // No cold-start accounting here: isolates start in milliseconds, and clocks outside a request
   // are not to be trusted on Workers (time only advances around I/O).
   let app: Hono | undefined;
@@ -32,6 +41,7 @@ export function createWorker(registry: Registry): CrdshiftWorker {
           // CloudWatch keys, if used, are Worker secrets (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY);
           // metrics leave through waitUntil, after the reply.
           writeMetricLine: (line) => console.log(line),
+          ...(options.loadCloudWatchSdk ? { loadCloudWatchSdk: options.loadCloudWatchSdk } : {}),
           // Cloudflare's edge sets CF-Connecting-IP itself, overwriting whatever a client sent.
           sourceAddress: (c) => c.req.header("cf-connecting-ip"),
         });

@@ -69,9 +69,10 @@ export class LambdaHost {
   /** What it wrote straight to stdout: EMF lines. */
   stdout = "";
 
-  constructor(env: Record<string, string>) {
-    if (!existsSync(LAMBDA_BUNDLE)) throw new Error("build/lambda/index.mjs is missing: run `npm run build:lambda` (npm test does)");
-    this.child = spawn(process.execPath, [HOST, LAMBDA_BUNDLE], {
+  /** `bundle`: this repository's build/lambda/index.mjs unless another is named. */
+  constructor(env: Record<string, string>, bundle = LAMBDA_BUNDLE) {
+    if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build:lambda\` (npm test does)`);
+    this.child = spawn(process.execPath, [HOST, bundle], {
       env: { PATH: process.env.PATH ?? "", ...env },
       stdio: ["pipe", "pipe", "pipe", "pipe"],
     });
