@@ -1,5 +1,6 @@
 import type { Context } from "hono";
-import { handleFunctionUrl, type FunctionUrlBindings, type FunctionUrlEvent, type FunctionUrlResult, type LambdaContext } from "../adapter/function-url/handle";
+import type { FunctionUrlBindings, FunctionUrlEvent, FunctionUrlResult, LambdaContext } from "../adapter/function-url/event";
+import { handleFunctionUrl } from "../adapter/function-url/handle";
 import { installLightResponse } from "../adapter/function-url/response";
 import { jsonLogger } from "../log";
 import type { Registry } from "../registry";

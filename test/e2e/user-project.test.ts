@@ -21,7 +21,7 @@ import { offlineEnv, run } from "./run";
  */
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const TOKEN = "user-project-token-0123456789";
-const TOOLS = ["typescript", "vitest", "wrangler", "aws-cdk", "aws-cdk-lib", "constructs"];
+const TOOLS = ["typescript", "vitest", "wrangler", "aws-cdk", "aws-cdk-lib", "constructs", "@types/node"];
 const BINS: Record<string, string> = { tsc: "typescript/bin/tsc", vitest: "vitest/vitest.mjs", wrangler: "wrangler/bin/wrangler.js", cdk: "aws-cdk/bin/cdk" };
 
 let dir: string;
@@ -82,11 +82,12 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     ]);
     // What the user then adds as devDependencies: linked from this repository.
     mkdirSync(join(project, "node_modules/.bin"), { recursive: true });
+    mkdirSync(join(project, "node_modules/@types"), { recursive: true });
     for (const tool of TOOLS) symlinkSync(join(root, "node_modules", tool), join(project, "node_modules", tool), "dir");
     for (const [bin, file] of Object.entries(BINS)) symlinkSync(join("..", file), join(project, "node_modules/.bin", bin));
   });
 
-  it("type-checks under tsc --init's settings (nodenext, strict) and under moduleResolution bundler", async () => {
+  it("type-checks under tsc --init's settings (nodenext, strict), and under moduleResolution bundler with crdshift's declarations checked too", async () => {
     await npx(["tsc", "--init"]);
     const settings = readFileSync(join(project, "tsconfig.json"), "utf8");
     expect(settings).toMatch(/"module": "nodenext"/);

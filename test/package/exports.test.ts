@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
@@ -33,5 +33,18 @@ describe("the package's exports", () => {
     expect(Object.keys(pkg.peerDependenciesMeta).sort()).toEqual(["@aws-sdk/client-cloudwatch", "aws-cdk-lib", "constructs"]);
     expect(pkg.dependencies).not.toHaveProperty("zod");
     expect(pkg.dependencies).toHaveProperty("esbuild"); // the CLI loads TypeScript registries with it
+  });
+});
+
+describe("examples/", () => {
+  it("imports crdshift by its name only, as a user's project would", () => {
+    const dir = new URL("../../examples/", import.meta.url);
+    const files = readdirSync(dir, { recursive: true }).map(String).filter((name) => name.endsWith(".ts"));
+    expect(files.length).toBeGreaterThan(5);
+    for (const name of files) {
+      const imports = [...readFileSync(new URL(name, dir), "utf8").matchAll(/from "([^"]+)"/g)].map((m) => m[1]!);
+      expect(imports.filter((path) => path.includes("src/")), name).toEqual([]);
+      expect(imports.filter((path) => path.startsWith("crdshift/") && !(path in paths)), name).toEqual([]);
+    }
   });
 });
