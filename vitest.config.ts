@@ -1,26 +1,38 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { defineConfig } from "vitest/config";
 
 /** Test token for the Workers project; the same string is in test/workers/token.ts. */
 const WORKER_TOKEN = "workers-test-token-0123456789";
 
+// crdshift's public subpaths resolve to its sources here, by tsconfig.json's table (see there).
+const paths = ts.readConfigFile(fileURLToPath(new URL("tsconfig.json", import.meta.url)), ts.sys.readFile).config.compilerOptions.paths as Record<string, [string]>;
+const alias = Object.entries(paths).map(([name, [file]]) => ({ find: new RegExp(`^${name}$`), replacement: fileURLToPath(new URL(file, import.meta.url)) }));
+
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias },
         test: {
           name: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/workers/**"],
+          exclude: ["test/workers/**", "test/e2e/**"],
+          // Generous for a loaded 2-core machine: processes, bundles and CDK synthesis take
+          // seconds there, tens of them at worst. No test relies on these to pass.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
           // The SDK warns once per process that its 2027 releases will need Node 22 (CI runs 20).
           env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
         },
       },
       {
+        resolve: { alias },
         // These run inside workerd, the Workers runtime, with the Worker entry and wrangler.toml.
         plugins: [
           cloudflareTest({
-            main: "./src/entry/worker.ts",
+            main: "./examples/entry/worker.ts",
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: { bindings: { CRDSHIFT_TOKEN: WORKER_TOKEN, CRDSHIFT_BODY_LIMIT_BYTES: "65536" } },
           }),
@@ -28,9 +40,23 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/workers/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
           // ipaddr.js is a UMD file; pre-bundled, it loads as ESM inside workerd (wrangler's
           // esbuild does the same for the deployed bundle).
           deps: { optimizer: { ssr: { enabled: true, include: ["ipaddr.js"] } } },
+        },
+      },
+      {
+        resolve: { alias },
+        // What a user does, end to end, and the real CDK CLI: minutes, not seconds. `npm test`
+        // runs them too; `npx vitest run --project node --project workers` leaves them out.
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+          env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
         },
       },
     ],

@@ -4,7 +4,7 @@ import { functionUrlEvent } from "../test/bundles/lambda";
 import { inRepo } from "./paths";
 import { median } from "./stats";
 
-const BUNDLE = inRepo("dist/lambda/index.mjs");
+const BUNDLE = inRepo("build/lambda/index.mjs");
 // The same host the tests use: a plain node process that imports the bundle, as Lambda does.
 const HOST = inRepo("test/bundles/lambda-host.mjs");
 const TOKEN = "bench-token-0123456789abcdef";
@@ -21,7 +21,7 @@ export interface ColdStart {
  * fresh `node -e 0`; the two interleaved, medians of `runs` each.
  */
 export function benchColdStart(runs = 25): ColdStart {
-  if (!existsSync(BUNDLE)) throw new Error("dist/lambda/index.mjs is missing: npm run build:lambda");
+  if (!existsSync(BUNDLE)) throw new Error("build/lambda/index.mjs is missing: npm run build:lambda");
   const event = JSON.stringify({
     event: functionUrlEvent({
       path: `/convert/${TOKEN}`,

@@ -6,7 +6,7 @@ import autocannon from "autocannon";
 import { reviewBody } from "./objects";
 import { besideBench, inRepo } from "./paths";
 
-const NODE_SERVER = inRepo("dist/node/index.mjs");
+const NODE_SERVER = inRepo("build/node/index.mjs");
 const BARE_SERVER = besideBench("bare-server.mjs");
 
 export interface HttpRow {

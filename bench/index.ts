@@ -44,7 +44,7 @@ if (wants("memory")) {
 if (wants("cold")) {
   const c = benchColdStart(quick ? 10 : 25);
   report.coldStart = c;
-  say(`\nLambda cold start: fresh node + import dist/lambda/index.mjs + one function URL event: ${f(c.lambdaMs, 1)} ms; node -e 0: ${f(c.nodeMs, 1)} ms`);
+  say(`\nLambda cold start: fresh node + import build/lambda/index.mjs + one function URL event: ${f(c.lambdaMs, 1)} ms; node -e 0: ${f(c.nodeMs, 1)} ms`);
   say(`  over node -e 0: ${f(c.overNodeMs, 1)} ms, median of ${c.runs} interleaved runs (target <= 45 ms) ${verdict(c.overNodeMs <= 45)}`);
 }
 

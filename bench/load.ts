@@ -10,7 +10,7 @@ import { inRepo } from "./paths";
  * and 100-object reviews. Reports throughput, latency, errors (which must be 0) and the server's
  * resident memory before, during and after; exits 1 if there were errors or memory kept growing.
  */
-const SERVER = inRepo("dist/node/index.mjs");
+const SERVER = inRepo("build/node/index.mjs");
 const PORT = 18797;
 const seconds = Number(/--seconds=(\d+)/.exec(process.argv.join(" "))?.[1] ?? 30);
 const json = process.argv.includes("--json");

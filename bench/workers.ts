@@ -3,7 +3,7 @@ import { gzipSync } from "node:zlib";
 import { Miniflare } from "miniflare";
 import { besideBench, inRepo } from "./paths";
 
-const BUNDLE = inRepo("dist/worker/worker.js");
+const BUNDLE = inRepo("build/worker/worker.js");
 const ISOLATE = besideBench("workers-isolate.mjs");
 
 export interface Workers {
@@ -26,7 +26,7 @@ export async function benchWorkers(sizes = [1, 100, 1000]): Promise<Workers> {
       const row = (await (await mf.dispatchFetch(`http://bench/?n=${n}`)).json()) as { objects: number; crdshiftMs: number; floorMs: number };
       reviews.push({ ...row, ratio: row.crdshiftMs / row.floorMs });
     }
-    const chunks = inRepo("dist/worker/chunks");
+    const chunks = inRepo("build/worker/chunks");
     const lazyGzipBytes = readdirSync(chunks).reduce((sum, name) => sum + gzipSync(readFileSync(`${chunks}/${name}`)).length, 0);
     return { bundleBytes: bundle.length, gzipBytes: gzipSync(bundle).length, lazyGzipBytes, reviews };
   } finally {

@@ -1,4 +1,4 @@
-import { createRegistry } from "../src/registry";
+import { createRegistry } from "crdshift";
 import { cronTabExample } from "./kinds/crontab.example.com";
 import { cronTabStable } from "./kinds/crontab.stable.example.com";
 

@@ -76,9 +76,14 @@ type Env = Readonly<Record<string, unknown>>;
 // base64url: safe in one URL path segment; 16 characters is the least we accept, 32+ is advised.
 const TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
 
-/** What differs by platform: the metrics sink when none is configured (EMF on Lambda). */
+/**
+ * What differs by platform when the environment says nothing: the metrics sink (EMF on Lambda)
+ * and the platform's own caps on request and reply size (6 MiB on a Lambda function URL).
+ */
 export interface PlatformDefaults {
   metrics?: MetricsSink;
+  bodyLimitBytes?: number;
+  replyLimitBytes?: number;
 }
 
 export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
@@ -98,9 +103,9 @@ export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
   }
   return {
     tokens,
-    bodyLimitBytes: positiveInteger(env, "CRDSHIFT_BODY_LIMIT_BYTES") ?? DEFAULTS.bodyLimitBytes,
+    bodyLimitBytes: positiveInteger(env, "CRDSHIFT_BODY_LIMIT_BYTES") ?? platform.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
     budgetMs: positiveInteger(env, "CRDSHIFT_BUDGET_MS") ?? DEFAULTS.budgetMs,
-    replyLimitBytes: positiveInteger(env, "CRDSHIFT_REPLY_LIMIT_BYTES"),
+    replyLimitBytes: positiveInteger(env, "CRDSHIFT_REPLY_LIMIT_BYTES") ?? platform.replyLimitBytes,
     ...sources(env),
     maxDepth: positiveInteger(env, "CRDSHIFT_MAX_DEPTH") ?? DEFAULTS.maxDepth,
     maxObjects: positiveInteger(env, "CRDSHIFT_MAX_OBJECTS") ?? DEFAULTS.maxObjects,

@@ -1,8 +1,12 @@
-/** crdshift's public API: define kinds, build a registry, serve it. */
-export { defineKind, createRegistry, DefinitionError } from "./registry";
+/**
+ * crdshift: define kinds, build a registry, and (for a host crdshift has no factory for) build
+ * the app yourself. The platforms are subpaths: crdshift/node, crdshift/workers, crdshift/lambda,
+ * crdshift/aws-cdk; the test kit is crdshift/testing.
+ */
+export { defineKind, createRegistry, DefinitionError, stashFields, unstashFields, STASH_ANNOTATION } from "./registry";
 export type { Converter, ConverterMap, ConversionContext, KindDefinition, KindSpec, Registry, Schema } from "./registry";
 export { createApp, type AppOptions } from "./app";
-export { readConfig, ConfigError, DEFAULTS, type Config } from "./config";
-export { convertObjects, type BatchOptions, type BatchResult, type FailureCause } from "./engine";
+export { readConfig, ConfigError, type Config, type MetricsConfig, type MetricsSink, type PlatformDefaults } from "./config";
+export { createMetrics, type Metrics } from "./metrics";
 export { createJsonLogger, jsonLogger, silentLogger, type LogRecord, type Logger } from "./log";
-export * from "./protocol";
+export type { ConversionReview, ConversionReviewReply, ConversionRequest, ConversionResponse, ConversionResult } from "./protocol";

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { defineKind, stashFields, unstashFields } from "../../src/registry";
+import { defineKind, stashFields, unstashFields } from "crdshift";
 
 /**
  * The CronTab of the Kubernetes docs page "Versions in CustomResourceDefinitions":

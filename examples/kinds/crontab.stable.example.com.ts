@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { defineKind } from "../../src/registry";
+import { defineKind } from "crdshift";
 
 /**
  * The CronTab of the CRD conversion webhook KEP: v1 keeps the schedule as one string

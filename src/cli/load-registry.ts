@@ -8,8 +8,9 @@ import { UsageError } from "./io";
 /**
  * A registry from a user's module (TypeScript or JavaScript) exporting `registry` (or a default
  * export): bundled with esbuild first, so converters written in TypeScript load as they are.
+ * `source` names the module in messages (`--registry FILE`, `crdshift.config.ts`).
  */
-export async function loadRegistry(file: string): Promise<Registry> {
+export async function loadRegistry(file: string, source: string): Promise<Registry> {
   const dir = mkdtempSync(join(tmpdir(), "crdshift-registry-"));
   try {
     const { build } = await import("esbuild");
@@ -17,11 +18,11 @@ export async function loadRegistry(file: string): Promise<Registry> {
     try {
       await build({ entryPoints: [resolve(file)], bundle: true, platform: "node", format: "esm", target: "node20", outfile, logLevel: "silent" });
     } catch (error) {
-      throw new UsageError(`cannot load --registry ${file}: ${(error as Error).message.split("\n")[0]}`);
+      throw new UsageError(`cannot load ${source}: ${(error as Error).message.split("\n")[0]}`);
     }
     const module = (await import(pathToFileURL(outfile).href)) as { registry?: Registry; default?: Registry };
     const registry = module.registry ?? module.default;
-    if (!registry || typeof registry.lookup !== "function") throw new UsageError(`--registry ${file} exports no registry (export const registry = createRegistry([...]))`);
+    if (!registry || typeof registry.lookup !== "function") throw new UsageError(`${source} exports no registry (export const registry = createRegistry([...]))`);
     return registry;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { registry as exampleRegistry } from "../../examples";
 import type { Registry } from "../registry";
 import { sortVersions } from "../registry/version-order";
 import { checkRegistry } from "./check";
@@ -8,8 +7,8 @@ import { convertDocuments } from "./convert";
 import { CrdError, writeConversionStanza } from "./crd";
 import { DIFF_HELP, DIFF_OPTIONS, diffCommand } from "./diff/diff-command";
 import { DOCTOR_HELP, DOCTOR_OPTIONS, doctorCommand } from "./doctor/doctor-command";
+import { findRegistry } from "./find-registry";
 import { UsageError, formatDocuments, parseDocuments, readInput, type Output } from "./io";
-import { loadRegistry } from "./load-registry";
 
 const HELP: Record<string, string> = {
   main: `crdshift: CRD conversion webhooks, tools for their authors and operators
@@ -24,8 +23,10 @@ Commands:
   diff      compare the registry's conversions of real objects with the deployed webhook's
   versions  sort version names by Kubernetes' version priority
 
-Every command takes --registry FILE (a module exporting \`registry\`; default: examples/)
-and --help. Exit codes: 0 done, 1 a conversion or check failed, 2 bad usage or input.
+The registry is the module --registry FILE names (exporting \`registry\`, or as its default
+export), else crdshift.config.ts (or .mts, .js, .mjs) in the current directory.
+Every command takes --help. Exit codes: 0 done, 1 a conversion or check failed, 2 bad usage
+or input, or no registry found.
 `,
   convert: `Usage: crdshift convert -f FILE|- --to GROUP/VERSION [-o yaml|json]
 
@@ -69,6 +70,8 @@ numbers first; other names last, alphabetically), as kubectl picks a default ver
 
 interface Io extends Output {
   stdin: () => string;
+  /** Where crdshift.config.* and --registry FILE are looked for. Default: the process's. */
+  cwd?: string;
 }
 
 const defaultIo: Io = {
@@ -92,7 +95,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.out(HELP[command]!);
       return 0;
     }
-    const registry = (): Promise<Registry> => (values.registry ? loadRegistry(String(values.registry)) : Promise.resolve(exampleRegistry));
+    const registry = (): Promise<Registry> => findRegistry(values.registry as string | undefined, io.cwd ?? process.cwd());
     switch (command) {
       case "versions":
         if (positionals.length === 0) throw new UsageError("give the version names to sort, e.g. crdshift versions v1 v1beta1 v2");

@@ -15,11 +15,17 @@ export interface CloudWatchOptions {
   intervalMs?: number;
   /** A call slower than this is abandoned (its metrics dropped). */
   timeoutMs?: number;
-  /** How the SDK is loaded; only on the first flush, so an instance that never flushes never pays for it. */
-  loadSdk?: () => Promise<typeof import("@aws-sdk/client-cloudwatch")>;
+  /**
+   * How the SDK is loaded: only on the first flush, so an instance that never flushes never pays
+   * for it. Each platform says how (see src/platform): the SDK is an optional peer dependency,
+   * and a bundler that meets `import("@aws-sdk/client-cloudwatch")` here would put it, or a
+   * dangling import, into every Worker.
+   */
+  loadSdk: () => Promise<unknown>;
 }
 
 type Send = (metricData: Datum[]) => Promise<unknown>;
+type CloudWatchSdk = typeof import("@aws-sdk/client-cloudwatch");
 
 /**
  * Metrics to CloudWatch with PutMetricData. Recording only adds to an in-memory batch; shipping
@@ -36,7 +42,7 @@ export function createCloudWatchMetrics(options: CloudWatchOptions): Metrics {
   let outage: { dropped: number } | undefined;
 
   const client = () =>
-    (send ??= (options.loadSdk ?? (() => import("@aws-sdk/client-cloudwatch")))().then((sdk) => {
+    (send ??= (options.loadSdk as () => Promise<CloudWatchSdk>)().then((sdk) => {
       const cw = new sdk.CloudWatchClient({
         region: options.region,
         ...(options.endpoint ? { endpoint: options.endpoint } : {}),

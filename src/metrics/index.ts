@@ -8,14 +8,27 @@ export { createCloudWatchMetrics, type CloudWatchOptions } from "./cloudwatch";
 export { createEmfMetrics, emfDocument } from "./emf";
 export { METRICS, noMetrics, type Metrics, type MetricName, type RejectionReason, type ReviewOutcome } from "./metrics";
 
-/** The configured sink. `write` is where EMF lines go: a bare stdout line, nothing before it. */
-export function createMetrics(config: MetricsConfig, services: { log: Logger; write: (line: string) => void }): Metrics {
+export interface MetricsServices {
+  log: Logger;
+  /** Where EMF lines go: a bare stdout line, nothing before it. */
+  write: (line: string) => void;
+  /**
+   * Loads the CloudWatch SDK for the `cloudwatch` sink: `() => import("@aws-sdk/client-cloudwatch")`.
+   * Without it that sink logs, once per outage, that its metrics are dropped for want of the SDK.
+   */
+  loadCloudWatchSdk?: () => Promise<unknown>;
+}
+
+const noSdk = () => Promise.reject(new Error('CRDSHIFT_METRICS=cloudwatch needs the CloudWatch SDK: pass loadCloudWatchSdk: () => import("@aws-sdk/client-cloudwatch")'));
+
+/** The sink the configuration names. */
+export function createMetrics(config: MetricsConfig, services: MetricsServices): Metrics {
   switch (config.sink) {
     case "none":
       return noMetrics;
     case "emf":
       return createEmfMetrics({ namespace: config.namespace, write: services.write });
     case "cloudwatch":
-      return createCloudWatchMetrics({ ...config, log: services.log });
+      return createCloudWatchMetrics({ ...config, log: services.log, loadSdk: services.loadCloudWatchSdk ?? noSdk });
   }
 }

@@ -7,18 +7,17 @@ import { emfProblems } from "../metrics/emf-spec";
 import { MetricsRecorder } from "../metrics/recorder";
 import { LAMBDA_BUNDLE, LambdaHost, functionUrlEvent } from "./lambda";
 
-/** The built dist/lambda/index.mjs, in a node process, invoked with function URL events. */
+/** The built Lambda bundle (build/lambda/index.mjs), in a node process, invoked with function URL events. */
 const TOKEN = "lambda-test-token-0123456789";
 const NEXT = "lambda-next-token-9876543210";
 const read = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/requests/${name}`, import.meta.url), "utf8"));
 
-// The environment the CDK stack sets (infra/aws/stack.ts).
+// The environment the CDK construct sets (crdshift/aws-cdk): no body or reply limit, so the
+// 6 MiB cases below hold for the handler's own defaults, however it is deployed.
 const lambda = new LambdaHost({
   CRDSHIFT_TOKEN: TOKEN,
   CRDSHIFT_TOKEN_NEXT: NEXT,
   CRDSHIFT_BUDGET_MS: "24000",
-  CRDSHIFT_BODY_LIMIT_BYTES: String(6 * 1024 * 1024),
-  CRDSHIFT_REPLY_LIMIT_BYTES: String(6 * 1024 * 1024 - 16 * 1024),
 });
 afterAll(() => lambda.stop());
 
@@ -173,8 +172,9 @@ describe("the built Lambda bundle with CRDSHIFT_ALLOWED_SOURCES", () => {
 describe("the built Lambda bundle with metrics to CloudWatch through PutMetricData", () => {
   it("loads the SDK only when configured, and sends the review's metrics with the function's credentials", async () => {
     const bundle = readFileSync(LAMBDA_BUNDLE, "utf8");
-    expect(bundle.match(/@aws-sdk\/client-cloudwatch/g)).toHaveLength(1);
-    expect(bundle).toContain('import("@aws-sdk/client-cloudwatch")'); // dynamic, external: the runtime's SDK
+    // One dynamic import, left external: the runtime's SDK, loaded by the PutMetricData sink only.
+    // (A message names it too, in a string.)
+    expect(bundle.match(/import\("@aws-sdk\/client-cloudwatch"\)\.catch\(/g)).toHaveLength(1);
 
     const recorder = await new MetricsRecorder().start();
     // What Lambda puts in the environment of a function with a role, plus the stack's choice.

@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { FunctionUrlResult } from "../../src/adapter/function-url/handle";
 
-export const LAMBDA_BUNDLE = fileURLToPath(new URL("../../dist/lambda/index.mjs", import.meta.url));
+export const LAMBDA_BUNDLE = fileURLToPath(new URL("../../build/lambda/index.mjs", import.meta.url));
 const HOST = fileURLToPath(new URL("./lambda-host.mjs", import.meta.url));
 export const URL_HOST = "abcdefghijklmnopqrstuvwxyz012345.lambda-url.us-east-1.on.aws";
 
@@ -69,9 +69,10 @@ export class LambdaHost {
   /** What it wrote straight to stdout: EMF lines. */
   stdout = "";
 
-  constructor(env: Record<string, string>) {
-    if (!existsSync(LAMBDA_BUNDLE)) throw new Error("dist/lambda/index.mjs is missing: run `npm run build:lambda` (npm test does)");
-    this.child = spawn(process.execPath, [HOST, LAMBDA_BUNDLE], {
+  /** `bundle`: this repository's build/lambda/index.mjs unless another is named. */
+  constructor(env: Record<string, string>, bundle = LAMBDA_BUNDLE) {
+    if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build:lambda\` (npm test does)`);
+    this.child = spawn(process.execPath, [HOST, bundle], {
       env: { PATH: process.env.PATH ?? "", ...env },
       stdio: ["pipe", "pipe", "pipe", "pipe"],
     });

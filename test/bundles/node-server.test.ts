@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
 
-/** The built `npm start` server (dist/node/index.mjs), as a process on 127.0.0.1. */
-const SERVER = fileURLToPath(new URL("../../dist/node/index.mjs", import.meta.url));
+/** The built `npm start` server (build/node/index.mjs), as a process on 127.0.0.1. */
+const SERVER = fileURLToPath(new URL("../../build/node/index.mjs", import.meta.url));
 const TOKEN = "node-test-token-0123456789";
 const NEXT = "node-next-token-9876543210";
 const sent = JSON.parse(readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8")) as SentReview;
@@ -23,7 +23,7 @@ interface Output {
 }
 
 async function start(env: Record<string, string>, output: Output = { stdout: "", stderr: "" }): Promise<string> {
-  if (!existsSync(SERVER)) throw new Error("dist/node/index.mjs is missing: run `npm run build:node` (npm test does)");
+  if (!existsSync(SERVER)) throw new Error("build/node/index.mjs is missing: run `npm run build:node` (npm test does)");
   const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...env } });
   running.push(child);
   child.stderr!.on("data", (chunk) => (output.stderr += chunk));

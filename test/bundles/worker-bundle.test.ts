@@ -8,7 +8,7 @@ import { MetricsRecorder } from "../metrics/recorder";
  * What is deployed is what is tested: the bundle `npm run build:worker` wrote (the same
  * command `wrangler deploy` runs), loaded into miniflare's workerd with wrangler.toml's settings.
  */
-const BUNDLE = new URL("../../dist/worker/worker.js", import.meta.url);
+const BUNDLE = new URL("../../build/worker/worker.js", import.meta.url);
 const TOKEN = "bundle-test-token-0123456789";
 const read = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/requests/${name}`, import.meta.url), "utf8"));
 
@@ -29,7 +29,7 @@ function worker(bindings: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error("dist/worker/worker.js is missing: run `npm run build:worker` (npm test does)");
+  if (!existsSync(BUNDLE)) throw new Error("build/worker/worker.js is missing: run `npm run build:worker` (npm test does)");
   mf = worker({ CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_BODY_LIMIT_BYTES: "33554432", CRDSHIFT_BUDGET_MS: "25000" });
   await mf.ready;
 });

@@ -1,5 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -18,10 +20,10 @@ function crdshift(args: string[], input?: string) {
 }
 
 /** The same in-process, for cases that need no process of their own. */
-async function run(args: string[], stdin = "") {
+async function run(args: string[], stdin = "", cwd = root) {
   let stdout = "";
   let stderr = "";
-  const code = await main(args, { out: (t) => (stdout += t), err: (t) => (stderr += t), stdin: () => stdin });
+  const code = await main(args, { out: (t) => (stdout += t), err: (t) => (stderr += t), stdin: () => stdin, cwd });
   return { code, stdout, stderr };
 }
 
@@ -149,7 +151,7 @@ spec:
 });
 
 describe("crdshift check", () => {
-  it("passes on the examples", () => {
+  it("passes on the examples, which this repository's crdshift.config.ts names", () => {
     const { code, stdout } = crdshift(["check", "--runs", "50"]);
     expect(stdout).toContain("CronTab.example.com\n  v1 -> v1beta1 -> v1  ");
     expect(stdout).toMatch(/ok: every version of 2 kind\(s\)/);
@@ -162,6 +164,44 @@ describe("crdshift check", () => {
     // v2 is tried first (Kubernetes' order); its unknown spec fields are lost the same way.
     expect(stderr).toMatch(/crdshift check: FAILED\nGauge\.broken\.example\.com (v1 -> v2 -> v1|v2 -> v1 -> v2): not the same after the round trip: spec(\.unit|\[".*"\]|\.\w+) was .*, came back missing\n {2}object: \{/);
   });
+});
+
+describe("finding the registry", () => {
+  const inTempDir = async (files: Record<string, string>, test: (dir: string) => Promise<void>) => {
+    const dir = mkdtempSync(join(tmpdir(), "crdshift-cli-"));
+    try {
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+      await test(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it("exits 2 where there is no crdshift.config.* and no --registry, saying how to point at one", () =>
+    inTempDir({}, async (dir) => {
+      const { code, stdout, stderr } = await run(["check", "--runs", "1"], "", dir);
+      expect(code).toBe(2);
+      expect(stdout).toBe("");
+      expect(stderr).toBe(
+        `crdshift: no registry: found no crdshift.config.ts, crdshift.config.mts, crdshift.config.js, crdshift.config.mjs in ${dir}. ` +
+          'Create crdshift.config.ts exporting your registry (export { registry } from "./src/registry.js"), or name its module with --registry FILE\n',
+      );
+    }));
+
+  it("loads crdshift.config.* from the current directory, a default export too", () =>
+    inTempDir({ "crdshift.config.mjs": `export { registry as default } from ${JSON.stringify(`${root}test/fixtures/broken-registry.ts`)};\n` }, async (dir) => {
+      const { code, stderr } = await run(["check", "--seed", "42"], "", dir);
+      expect(code).toBe(1);
+      expect(stderr).toContain("Gauge.broken.example.com");
+    }));
+
+  it("takes --registry relative to the current directory, and names it when it exports none", () =>
+    inTempDir({ "kinds.ts": "export const notARegistry = 1;\n" }, async (dir) => {
+      expect(await run(["check", "--registry", "kinds.ts"], "", dir)).toMatchObject({
+        code: 2,
+        stderr: "crdshift: --registry kinds.ts exports no registry (export const registry = createRegistry([...]))\n",
+      });
+    }));
 });
 
 describe("crdshift versions", () => {

@@ -20,7 +20,7 @@ beforeEach(() => {
 });
 
 /** The app as an entry builds it, with the CloudWatch sink pointed at the recorder. */
-function cloudWatchApp(env: Record<string, string> = {}) {
+function cloudWatchApp(env: Record<string, string> = {}, { sdk = true } = {}) {
   const logs: LogRecord[] = [];
   const deferred: Promise<void>[] = [];
   const log = (record: LogRecord) => logs.push(record);
@@ -32,7 +32,7 @@ function cloudWatchApp(env: Record<string, string> = {}) {
     AWS_SECRET_ACCESS_KEY: "not-a-real-secret",
     ...env,
   });
-  const metrics = createMetrics(config.metrics, { log, write: () => {} });
+  const metrics = createMetrics(config.metrics, { log, write: () => {}, ...(sdk ? { loadCloudWatchSdk: () => import("@aws-sdk/client-cloudwatch") } : {}) });
   const app = createApp({ registry, config, log, metrics, defer: (_c, work) => deferred.push(work) });
   return { app, logs, deferred, settled: () => Promise.all(deferred) };
 }
@@ -107,6 +107,18 @@ describe("metrics to CloudWatch with PutMetricData, on the wire", () => {
     await post(app, docsV1);
     await settled();
     expect(logs.filter((l) => l.msg === "metrics delivered again")).toHaveLength(1);
+  });
+
+  it("without the SDK (a Worker not given it), converts as ever and logs once that metrics are dropped, saying how to pass it", async () => {
+    const { app, logs, settled } = cloudWatchApp({ CRDSHIFT_METRICS_INTERVAL_MS: "1" }, { sdk: false });
+    for (let i = 0; i < 2; i++) {
+      expect((await (await post(app, docsV1)).json()).response.result.status).toBe("Success");
+      await settled();
+    }
+    expect(recorder.calls).toHaveLength(0);
+    const dropped = logs.filter((l) => l.msg === "metrics dropped");
+    expect(dropped).toHaveLength(1);
+    expect(String(dropped[0]!.error)).toContain('pass loadCloudWatchSdk: () => import("@aws-sdk/client-cloudwatch")');
   });
 
   it("a hanging CloudWatch does not delay the reply, and is given up after the timeout", async () => {

@@ -4,7 +4,7 @@ import docsV1 from "../../examples/requests/docs-v1.json";
 import docsV1Response from "../../examples/requests/docs-v1.response.json";
 import docsV1beta1 from "../../examples/requests/docs-v1beta1.json";
 import docsV1beta1Response from "../../examples/requests/docs-v1beta1.response.json";
-import worker from "../../src/entry/worker";
+import worker from "../../examples/entry/worker";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
 
 // Inside workerd, through the Worker entry, with the bindings of vitest.config.ts.

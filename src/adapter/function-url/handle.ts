@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { LightHeaders } from "./headers";
+import type { FunctionUrlBindings, FunctionUrlEvent, FunctionUrlResult, LambdaContext } from "./event";
 import { EventRequest } from "./request";
 
 /**
@@ -7,36 +8,7 @@ import { EventRequest } from "./request";
  * AWS documents them. In place of `hono/aws-lambda` (deprecated, and it builds Node's own
  * Request and Headers, which loads undici: 20-40 ms of every cold start).
  */
-export interface FunctionUrlEvent {
-  version?: string;
-  rawPath: string;
-  rawQueryString?: string;
-  headers?: Record<string, string | undefined>;
-  cookies?: string[];
-  requestContext: { domainName?: string; http: { method: string; sourceIp?: string } };
-  body?: string;
-  isBase64Encoded?: boolean;
-}
-
-export interface FunctionUrlResult {
-  statusCode: number;
-  headers: Record<string, string>;
-  cookies?: string[];
-  body: string;
-  isBase64Encoded: boolean;
-}
-
-/** What Lambda passes as the handler's second argument; only the clock is used here. */
-export interface LambdaContext {
-  getRemainingTimeInMillis(): number;
-}
-
-/** What the app finds in `c.env`: the event, its requestContext and the invocation context. */
-export interface FunctionUrlBindings {
-  event: FunctionUrlEvent;
-  requestContext: FunctionUrlEvent["requestContext"];
-  lambdaContext: LambdaContext;
-}
+export type { FunctionUrlBindings, FunctionUrlEvent, FunctionUrlResult, LambdaContext };
 
 export function isFunctionUrlEvent(event: unknown): event is FunctionUrlEvent {
   const e = event as Partial<FunctionUrlEvent> | null;

@@ -61,7 +61,7 @@ export async function diffCommand(values: Record<string, unknown>, registry: () 
     }
     baseline = urlSide(redactUrl(against), against, { ...(typeof values.ca === "string" ? { ca: readCa(values.ca) } : {}) });
   } else {
-    baselineRegistry = await loadRegistry(against);
+    baselineRegistry = await loadRegistry(against, `--against ${against}`);
     baseline = registrySide(`registry ${against}`, baselineRegistry);
   }
   const { objects, skipped } = readObjects(documents, candidateRegistry);

@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /** The built `npm start` server and the `crdshift` command, as a user runs them. */
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const SERVER = `${root}dist/node/index.mjs`;
+const SERVER = `${root}build/node/index.mjs`;
 
 let server: ChildProcess | undefined;
 let base = "";
 beforeAll(async () => {
-  if (!existsSync(SERVER)) throw new Error("dist/node/index.mjs is missing: run `npm run build:node` (npm test does)");
+  if (!existsSync(SERVER)) throw new Error("build/node/index.mjs is missing: run `npm run build:node` (npm test does)");
   server = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1" } });
   base = await new Promise<string>((resolve, reject) => {
     let out = "";

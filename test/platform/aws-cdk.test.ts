@@ -1,19 +1,29 @@
-import { App } from "aws-cdk-lib";
+import { App, CfnParameter, Stack } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
+import { CrdshiftWebhook, type CrdshiftWebhookProps } from "crdshift/aws-cdk";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CrdshiftStack } from "../../infra/aws/stack";
 
-// Synthesized offline: no AWS credentials, no network.
-const bundleDir = fileURLToPath(new URL("../../dist/lambda", import.meta.url));
+// Synthesized offline: no AWS credentials, no network. Synthesis takes seconds, and tens of
+// them on a loaded 2-core machine: the hook and the tests that synthesize say how long they may take.
+const SYNTH_TIMEOUT_MS = 120_000;
+// Any folder does as the asset: synthesis only hashes and copies it.
+const bundleDir = fileURLToPath(new URL("../fixtures/lambda-asset", import.meta.url));
+
+function synth(props: Partial<CrdshiftWebhookProps> = {}, configure?: (stack: Stack) => Partial<CrdshiftWebhookProps>): Template {
+  const stack = new Stack(new App(), "Test");
+  new CrdshiftWebhook(stack, "Webhook", { bundleDir, ...props, ...configure?.(stack) });
+  return Template.fromStack(stack);
+}
+
 let template: Template;
 beforeAll(() => {
-  template = Template.fromStack(new CrdshiftStack(new App(), "Test", { bundleDir }));
-});
+  template = synth();
+}, SYNTH_TIMEOUT_MS);
 
 const fn = () => Object.values(template.findResources("AWS::Lambda::Function"))[0]!.Properties;
 
-describe("the AWS stack", () => {
+describe("the CrdshiftWebhook construct (crdshift/aws-cdk)", () => {
   it("runs the prebuilt bundle on nodejs22.x, arm64", () => {
     template.resourceCountIs("AWS::Lambda::Function", 1);
     template.hasResourceProperties("AWS::Lambda::Function", {
@@ -44,9 +54,8 @@ describe("the AWS stack", () => {
     });
   });
 
-  it("with PutMetricData chosen, may put metrics in its own namespace only", () => {
-    const stack = new CrdshiftStack(new App(), "Cw", { bundleDir, metrics: "cloudwatch", metricsNamespace: "team/crdshift" });
-    const policies = Object.values(Template.fromStack(stack).findResources("AWS::IAM::Policy"));
+  it("with PutMetricData chosen, may put metrics in its own namespace only", { timeout: SYNTH_TIMEOUT_MS }, () => {
+    const policies = Object.values(synth({ metrics: "cloudwatch", metricsNamespace: "team/crdshift" }).findResources("AWS::IAM::Policy"));
     expect(policies).toHaveLength(1);
     expect(policies[0]!.Properties.PolicyDocument.Statement).toEqual([
       { Action: "cloudwatch:PutMetricData", Effect: "Allow", Resource: "*", Condition: { StringEquals: { "cloudwatch:namespace": "team/crdshift" } } },
@@ -64,12 +73,26 @@ describe("the AWS stack", () => {
     expect(Object.keys(outputs)).toEqual(["WebhookUrlPrefix"]);
     expect(JSON.stringify(outputs)).not.toContain("PathToken");
     const [, parts] = outputs.WebhookUrlPrefix!.Value["Fn::Join"];
-    expect(parts).toEqual([{ "Fn::GetAtt": [expect.stringMatching(/^WebhookFunctionUrl/), "FunctionUrl"] }, "convert/"]);
+    expect(parts).toEqual([{ "Fn::GetAtt": [expect.stringMatching(/^WebhookFunctionFunctionUrl/), "FunctionUrl"] }, "convert/"]);
   });
 
-  it("limits bodies and replies to the function URL's 6 MB", () => {
+  it("takes the token from another parameter of the app instead, and refuses a literal one", { timeout: SYNTH_TIMEOUT_MS }, () => {
+    const own = synth({}, (stack) => ({ token: new CfnParameter(stack, "TeamToken", { type: "String", noEcho: true }).valueAsString }));
+    expect(Object.keys(own.findParameters("*")).filter((name) => !name.startsWith("BootstrapVersion"))).toEqual(["TeamToken"]);
+    expect(Object.values(own.findResources("AWS::Lambda::Function"))[0]!.Properties.Environment.Variables.CRDSHIFT_TOKEN).toEqual({ Ref: "TeamToken" });
+    expect(() => synth({ token: "plain-text-token-0123456789" })).toThrow("token must be a CloudFormation reference");
+  });
+
+  it("leaves the body and reply limits to the handler, whose defaults are the function URL's 6 MiB caps", () => {
     const vars = fn().Environment.Variables;
-    expect(Number(vars.CRDSHIFT_BODY_LIMIT_BYTES)).toBe(6 * 1024 * 1024);
-    expect(Number(vars.CRDSHIFT_REPLY_LIMIT_BYTES)).toBeLessThan(6 * 1024 * 1024);
+    expect(vars).not.toHaveProperty("CRDSHIFT_BODY_LIMIT_BYTES");
+    expect(vars).not.toHaveProperty("CRDSHIFT_REPLY_LIMIT_BYTES");
+  });
+
+  it("passes more settings to the function, but not over its own", { timeout: SYNTH_TIMEOUT_MS }, () => {
+    const vars = Object.values(synth({ environment: { CRDSHIFT_ALLOWED_SOURCES: "10.0.0.0/8", CRDSHIFT_TOKEN: "sneaked-in-0123456789" } }).findResources("AWS::Lambda::Function"))[0]!
+      .Properties.Environment.Variables;
+    expect(vars.CRDSHIFT_ALLOWED_SOURCES).toBe("10.0.0.0/8");
+    expect(vars.CRDSHIFT_TOKEN).toEqual({ Ref: "PathToken" });
   });
 });

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import { describe, expect, it } from "vitest";
-import { NODE_TIMEOUTS, applyNodeTimeouts } from "../../src/entry/node-timeouts";
+import { NODE_TIMEOUTS, applyNodeTimeouts } from "../../src/platform/node-timeouts";
 
 /** The Go client's idle connection timeout (client-go's transport) and its call timeout. */
 const APISERVER_IDLE_MS = 90_000;

@@ -1,0 +1,2 @@
+// Where the `crdshift` command finds this repository's registry: the examples.
+export { registry } from "./examples";

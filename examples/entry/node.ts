@@ -1,0 +1,7 @@
+import { serve } from "crdshift/node";
+import { registry } from "../index";
+
+// `npm start`: the examples on http://127.0.0.1:8787 (PORT, HOST and CRDSHIFT_* from the environment).
+const { listening } = serve(registry);
+const { url } = await listening;
+console.log(`\nTry it: curl -s -H 'Content-Type: application/json' --data @examples/requests/docs-v1.json ${url}`);

@@ -1,0 +1,2 @@
+/** The embedded default: both seed examples, served from one URL. Replace with your kinds. */
+export declare const registry: import("crdshift").Registry;

@@ -1,0 +1,1 @@
+export declare const cronTabStable: import("crdshift").KindDefinition;

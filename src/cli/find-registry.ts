@@ -1,0 +1,23 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Registry } from "../registry";
+import { UsageError } from "./io";
+import { loadRegistry } from "./load-registry";
+
+/** The files the CLI looks for in the current directory, in this order, when --registry is not given. */
+export const CONFIG_FILES = ["crdshift.config.ts", "crdshift.config.mts", "crdshift.config.js", "crdshift.config.mjs"] as const;
+
+/**
+ * The registry the commands work on: the module `--registry FILE` names, else the project's
+ * crdshift.config.* in `cwd`. Never a built-in one: checking examples instead of the user's
+ * kinds would print "ok" about the wrong thing.
+ */
+export async function findRegistry(file: string | undefined, cwd: string): Promise<Registry> {
+  if (file !== undefined) return loadRegistry(resolve(cwd, file), `--registry ${file}`);
+  const config = CONFIG_FILES.find((name) => existsSync(join(cwd, name)));
+  if (config !== undefined) return loadRegistry(join(cwd, config), config);
+  throw new UsageError(
+    `no registry: found no ${CONFIG_FILES.join(", ")} in ${cwd}. Create crdshift.config.ts exporting your registry ` +
+      `(export { registry } from "./src/registry.js"), or name its module with --registry FILE`,
+  );
+}

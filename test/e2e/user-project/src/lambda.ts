@@ -1,0 +1,4 @@
+import { createHandler } from "crdshift/lambda";
+import { registry } from "./registry.js";
+
+export const handler = createHandler(registry);

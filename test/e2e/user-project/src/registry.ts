@@ -1,0 +1,34 @@
+import { createRegistry, defineKind } from "crdshift";
+import * as z from "zod/mini";
+
+/**
+ * The kind of Kubernetes' own CRD conversion webhook e2e test (stable.example.com): v1 keeps
+ * `hostPort: "host:port"`, v2 splits it into `host` and `port`.
+ */
+export const e2eKind = defineKind({
+  group: "stable.example.com",
+  kind: "E2eTestCrd",
+  versions: {
+    v1: z.looseObject({ hostPort: z.optional(z.string()) }),
+    v2: z.looseObject({ host: z.optional(z.string()), port: z.optional(z.string()) }),
+  },
+  converters: {
+    v1: {
+      v2: ({ hostPort, ...rest }) => {
+        if (hostPort === undefined) return rest;
+        const at = hostPort.lastIndexOf(":");
+        if (at < 0) throw new Error(`hostPort ${JSON.stringify(hostPort)} is not host:port`);
+        return { ...rest, host: hostPort.slice(0, at), port: hostPort.slice(at + 1) };
+      },
+    },
+    v2: {
+      v1: ({ host, port, ...rest }) => {
+        if (host === undefined && port === undefined) return rest;
+        if (host === undefined || port === undefined || port.includes(":")) throw new Error("v1 needs both host and port, and a port without a colon");
+        return { ...rest, hostPort: `${host}:${port}` };
+      },
+    },
+  },
+});
+
+export const registry = createRegistry([e2eKind]);

@@ -1,0 +1,4 @@
+import { serve } from "crdshift/node";
+import { registry } from "./registry.js";
+
+serve(registry);
