@@ -29,7 +29,10 @@ if (stale) {
     packages: "external",
     outfile,
     logLevel: "warning",
+    sourcemap: true,
   });
 }
+// Stacks in `crdshift check` reports then name the converter's own source file and line.
+process.setSourceMapsEnabled(true);
 const { main } = await import(pathToFileURL(outfile).href);
 process.exitCode = await main(process.argv.slice(2));

@@ -149,9 +149,10 @@ spec:
 });
 
 describe("crdshift check", () => {
-  it("passes on the examples", () => {
+  it("passes on the examples, with a refusal message for each pair that refused", () => {
     const { code, stdout } = crdshift(["check", "--runs", "50"]);
     expect(stdout).toContain("CronTab.example.com\n  v1 -> v1beta1 -> v1  ");
+    expect(stdout).toMatch(/\n {2}v1 -> v1beta1 -> v1 {2}\d+ round trips, [1-9]\d* refused by the converter, e\.g\. "(host and port must both be set to form hostPort|port \\".*\\" must not contain \\":\\")"\n/);
     expect(stdout).toMatch(/ok: every version of 2 kind\(s\)/);
     expect(code).toBe(0);
   });
@@ -161,6 +162,15 @@ describe("crdshift check", () => {
     expect(code).toBe(1);
     // v2 is tried first (Kubernetes' order); its unknown spec fields are lost the same way.
     expect(stderr).toMatch(/crdshift check: FAILED\nGauge\.broken\.example\.com (v1 -> v2 -> v1|v2 -> v1 -> v2): not the same after the round trip: spec(\.unit|\[".*"\]|\.\w+) was .*, came back missing\n {2}object: \{/);
+  });
+
+  it("fails on a converter with a bug, naming the error and where in the converter's source it happened", () => {
+    const { code, stdout, stderr } = crdshift(["check", "--registry", "test/fixtures/buggy-registry.ts", "--runs", "30", "--seed", "42"]);
+    expect(stdout).not.toMatch(/^ok/m);
+    expect(stderr).toMatch(
+      /^\ncrdshift check: FAILED\nTimer\.buggy\.example\.com v2 -> v1 -> v2: converting to v1 threw ReferenceError: formatSchedule is not defined: a bug in the converter, not a refusal \(to refuse an object, throw an Error that says why\)\n {2}at .*test\/fixtures\/buggy-registry\.ts:\d+:\d+\)?\n {2}object: \{/,
+    );
+    expect(code).toBe(1);
   });
 });
 
