@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import * as z from "zod";
+import { parseDocuments } from "../../src/cli/io";
 import { main } from "../../src/cli/main";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
 
@@ -67,6 +68,20 @@ describe("crdshift convert", () => {
     expect(stderr).toBe("crdshift: stdin: document 0 (prod/bad): CronTab example.com/v1beta1 -> example.com/v1: hostPort could not be parsed into a separate host and port\n");
   });
 
+  it("keeps int64 values exact from YAML, as kubectl get -o yaml prints them, to YAML and JSON", async () => {
+    const yaml = "apiVersion: example.com/v1beta1\nkind: CronTab\nmetadata: {name: big}\nhostPort: h:1\nspec:\n  replicasMax: 9223372036854775807\n  floor: -9223372036854775808\n  count: 3\n";
+    const asYaml = await run(["convert", "-f", "-", "--to", "example.com/v1"], yaml);
+    expect(asYaml).toMatchObject({ code: 0, stderr: "" });
+    expect(asYaml.stdout).toContain("  replicasMax: 9223372036854775807\n  floor: -9223372036854775808\n  count: 3\n");
+    const asJson = await run(["convert", "-f", "-", "--to", "example.com/v1", "-o", "json"], yaml);
+    expect(asJson.stdout).toContain('"replicasMax": 9223372036854775807,\n    "floor": -9223372036854775808,\n    "count": 3\n');
+  });
+
+  it("hands converters what the webhook would: integers beyond 2^53 as bigint, the rest as numbers", () => {
+    const [object] = parseDocuments("a: 9223372036854775807\nb: 3\nc: 1.5\nd: 0x10\ne: [-9007199254740993, 9007199254740991]\n", "stdin");
+    expect(object).toEqual({ a: 9223372036854775807n, b: 3, c: 1.5, d: 16, e: [-9007199254740993n, 9007199254740991] });
+  });
+
   it("exits 2 with a clear message for bad usage and unreadable input", async () => {
     expect(await run(["convert", "-f", "-"])).toMatchObject({ code: 2, stderr: "crdshift: --to GROUP/VERSION is required\n" });
     expect(await run(["convert", "-f", "missing.yaml", "--to", "example.com/v1"])).toMatchObject({ code: 2, stderr: "crdshift: cannot read missing.yaml: ENOENT\n" });
@@ -106,6 +121,16 @@ describe("crdshift crd", () => {
     expect(crd.spec.conversion).toEqual({ strategy: "Webhook", webhook: { conversionReviewVersions: ["v1", "v1beta1"], clientConfig: { url: URL_WITH_TOKEN } } });
     expect(stdout).toContain('endpoint: { type: string } # "host:port"');
     expect(stderr).not.toContain("cli-test-token"); // the token stays out of the notes
+  });
+
+  it("keeps int64 bounds in the CRD's schemas exact", async () => {
+    const crd = readFileSync(`${root}examples/crds/crontabs.example.com.no-webhook.yaml`, "utf8").replace(
+      "protocol: { type: string }",
+      "protocol: { type: string }\n            limit: { type: integer, format: int64, minimum: -9223372036854775808, maximum: 9223372036854775807 }",
+    );
+    const { code, stdout } = await run(["crd", "-f", "-", "--url", URL_WITH_TOKEN], crd);
+    expect(code).toBe(0);
+    expect(stdout).toContain("limit: { type: integer, format: int64, minimum: -9223372036854775808, maximum: 9223372036854775807 }");
   });
 
   it("uses the v1beta1 layout for a v1beta1 CRD, and turns pruning on as the apiserver requires", async () => {
