@@ -1,76 +1,98 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { cronTab } from "./objects";
+import * as z from "zod/mini";
+import { DEFAULTS } from "../src/config";
+import { convertBody } from "../src/engine/review";
+import { createRegistry, defineKind, unstashFields } from "../src/registry";
+import { cronTab, reviewBody } from "./objects";
 import { median } from "./stats";
 
 /**
  * How fast V8 builds a converter's result, "the object minus one field, plus new ones", written
- * the ways users write it. Each idiom runs in a fresh process so that one's inline caches cannot
- * slow another. `npm run build:bench && node dist/bench/idioms.mjs`.
+ * the ways users write it: alone, and as the docs CronTab's v1beta1 -> v1 converter inside the
+ * whole engine (100-object reviews, over JSON.parse + JSON.stringify of the same body). Each idiom
+ * runs in fresh processes so that one's inline caches cannot slow another.
+ * `npm run build:bench && node dist/bench/idioms.mjs`.
  */
-type Idiom = (object: Record<string, unknown>) => Record<string, unknown>;
+type Build = (rest: Record<string, unknown>, fields: { host: string; port: string }) => Record<string, unknown>;
+
+const IDIOMS: Record<string, { safe: boolean; build: Build }> = {
+  "{ ...rest, host, port }": { safe: true, build: (rest, { host, port }) => ({ ...rest, host, port }) },
+  "Object.assign(rest, { host, port })": { safe: true, build: (rest, { host, port }) => Object.assign(rest, { host, port }) },
+  "{ host, port, ...rest }": { safe: true, build: (rest, { host, port }) => ({ host, port, ...rest }) },
+  "Object.assign({}, rest, { host, port })": { safe: false, build: (rest, { host, port }) => Object.assign({}, rest, { host, port }) },
+};
 
 const split = (hostPort: string) => {
   const colon = hostPort.lastIndexOf(":");
   return { host: hostPort.slice(0, colon), port: hostPort.slice(colon + 1) };
 };
 
-const IDIOMS: Record<string, { safe: boolean; idiom: Idiom }> = {
-  "{ ...rest, host, port }": {
-    safe: true,
-    idiom: ({ hostPort, ...rest }) => {
-      const { host, port } = split(hostPort as string);
-      return { ...rest, host, port };
-    },
-  },
-  "Object.assign(rest, { host, port })": {
-    safe: true,
-    idiom: ({ hostPort, ...rest }) => Object.assign(rest, split(hostPort as string)),
-  },
-  "{ host, port, ...rest }": {
-    safe: true,
-    idiom: ({ hostPort, ...rest }) => {
-      const { host, port } = split(hostPort as string);
-      return { host, port, ...rest };
-    },
-  },
-  "Object.assign({}, rest, { host, port })": {
-    safe: false,
-    idiom: ({ hostPort, ...rest }) => Object.assign({}, rest, split(hostPort as string)),
-  },
-};
-
-const OBJECTS = 1000;
-const ROUNDS = 41;
-
-/** µs per object, median of rounds, in this process. */
-function measure(idiom: Idiom): number {
+/** µs per object building results alone, median of rounds. */
+function alone(build: Build): number {
   // Parsed, as the webhook hands them over; a fresh batch per round, as each review is.
-  const text = JSON.stringify(Array.from({ length: OBJECTS }, (_, i) => cronTab(i)));
+  const text = JSON.stringify(Array.from({ length: 1000 }, (_, i) => cronTab(i)));
   const times: number[] = [];
   let sink = 0;
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < 41; round++) {
     const objects = JSON.parse(text) as Record<string, unknown>[];
     const start = performance.now();
-    for (const object of objects) sink += Object.keys(idiom(object)).length;
-    times.push(((performance.now() - start) * 1000) / OBJECTS);
+    for (const { hostPort, ...rest } of objects) sink += Object.keys(build(rest, split(hostPort as string))).length;
+    times.push(((performance.now() - start) * 1000) / objects.length);
   }
   if (sink === 0) throw new Error("nothing was built");
   return median(times);
 }
 
-const only = process.argv[2];
-if (only !== undefined) {
-  process.stdout.write(String(measure(IDIOMS[only]!.idiom)));
+/** The engine's time over the floor's for 100-object reviews, with the idiom in the converter. */
+function inEngine(build: Build): Promise<number> {
+  const kind = defineKind({
+    group: "example.com",
+    kind: "CronTab",
+    versions: { v1beta1: z.looseObject({ hostPort: z.optional(z.string()) }), v1: z.looseObject({ host: z.optional(z.string()), port: z.optional(z.string()) }) },
+    converters: {
+      v1beta1: {
+        v1: (object) => {
+          const { object: unstashed, fields } = unstashFields(object);
+          const { hostPort, ...rest } = unstashed;
+          return Object.assign(build(rest, split(hostPort!)), fields);
+        },
+      },
+      v1: { v1beta1: (object) => object },
+    },
+  });
+  const registry = createRegistry([kind]);
+  const options = { maxDepth: DEFAULTS.maxDepth, maxObjects: DEFAULTS.maxObjects, maxObjectBytes: DEFAULTS.maxObjectBytes };
+  const body = reviewBody(100);
+  return (async () => {
+    const ours: number[] = [];
+    const floor: number[] = [];
+    for (let round = 0; round < 30; round++) {
+      let start = performance.now();
+      for (let k = 0; k < 100; k++) JSON.stringify(JSON.parse(body));
+      const f = performance.now() - start;
+      start = performance.now();
+      for (let k = 0; k < 100; k++) {
+        const outcome = await convertBody(registry, body, options);
+        if (outcome.rejected || outcome.failure) throw new Error("the conversion failed");
+      }
+      if (round >= 5) (floor.push(f), ours.push(performance.now() - start));
+    }
+    return median(ours) / median(floor);
+  })();
+}
+
+const [mode, name] = process.argv.slice(2);
+if (mode === "alone" || mode === "engine") {
+  const { build } = IDIOMS[name!]!;
+  process.stdout.write(String(mode === "alone" ? alone(build) : await inEngine(build)));
 } else {
   const script = fileURLToPath(import.meta.url);
-  const rows = Object.entries(IDIOMS).map(([name, { safe }]) => {
-    const runs = Array.from({ length: 5 }, () => Number(spawnSync(process.execPath, [script, name], { encoding: "utf8" }).stdout));
-    return { name, safe, us: median(runs) };
-  });
-  const spread = rows[0]!.us;
-  for (const row of rows) {
-    const note = row.safe ? "" : "  (loses a field named __proto__)";
-    console.log(`${row.name.padEnd(42)} ${row.us.toFixed(3)} µs/object  ${(spread / row.us).toFixed(1)}× the spread's speed${note}`);
+  const run = (what: string, idiom: string) => Number(spawnSync(process.execPath, [script, what, idiom], { encoding: "utf8" }).stdout);
+  for (const [idiom, { safe }] of Object.entries(IDIOMS)) {
+    const us = median(Array.from({ length: 5 }, () => run("alone", idiom)));
+    const ratio = median(Array.from({ length: 3 }, () => run("engine", idiom)));
+    const note = safe ? "" : "  (loses a field named __proto__)";
+    console.log(`${idiom.padEnd(42)} ${us.toFixed(2)} µs/object alone, engine ${ratio.toFixed(2)}× the floor${note}`);
   }
 }
