@@ -24,17 +24,8 @@ export type FailureCause =
 
 export type BatchResult =
   | { ok: true; objects: JsonObject[] }
-  | {
-      ok: false;
-      cause: FailureCause;
-      message: string;
-      index?: number;
-      /**
-       * Present when a converter threw or rejected: what it threw. The test kit tells a refusal
-       * from a bug by it.
-       */
-      thrown?: unknown;
-    };
+  // `thrown`, present when a converter threw or rejected: what it threw (the test kit tells a refusal from a bug by it).
+  | { ok: false; cause: FailureCause; message: string; index?: number; thrown?: unknown };
 
 export interface BatchOptions {
   /** Give up before this instant (in `now()` units, ms) rather than be killed mid-way. */
