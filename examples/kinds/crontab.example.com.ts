@@ -17,18 +17,21 @@ export const cronTabExample = defineKind({
     v1beta1: z.looseObject({ hostPort: z.optional(z.string()) }),
     v1: z.looseObject({ host: z.optional(z.string()), port: z.optional(z.string()), protocol: z.optional(z.string()) }),
   },
-  // `Object.assign({}, rest, { host, port })` rather than `{ ...rest, host, port }`: the same
-  // object, but V8 (Node 20) builds it about fifteen times faster when fields follow a spread.
+  // `Object.assign(rest, { host, port })` rather than `{ ...rest, host, port }`: the same object
+  // (`rest` is a fresh copy that keeps every field, `__proto__` included), built several times
+  // faster by V8. Never `Object.assign({}, rest, …)`: copying *from* an object whose field is
+  // named `__proto__` calls the prototype setter instead of copying the field.
   converters: {
     v1alpha1: {
-      v1beta1: ({ endpoint, ...rest }) => (endpoint === undefined ? rest : Object.assign({}, rest, { hostPort: endpoint })),
+      v1beta1: ({ endpoint, ...rest }) => (endpoint === undefined ? rest : Object.assign(rest, { hostPort: endpoint })),
     },
     v1beta1: {
-      v1alpha1: ({ hostPort, ...rest }) => (hostPort === undefined ? rest : Object.assign({}, rest, { endpoint: hostPort })),
+      v1alpha1: ({ hostPort, ...rest }) => (hostPort === undefined ? rest : Object.assign(rest, { endpoint: hostPort })),
       v1: (object) => {
         const { object: unstashed, fields } = unstashFields(object);
         const { hostPort, ...rest } = unstashed;
-        if (hostPort === undefined) return Object.assign({}, rest, fields);
+        // `fields` holds what v1 -> v1beta1 stashed: protocol, nothing named __proto__.
+        if (hostPort === undefined) return Object.assign(rest, fields);
         // Split at the last colon, so an IPv6 host such as "[::1]:80" keeps its own colons.
         const colon = hostPort.lastIndexOf(":");
         const host = hostPort.slice(0, colon);
@@ -36,7 +39,7 @@ export const cronTabExample = defineKind({
         if (colon < 0 || host === "" || port === "") {
           throw new Error("hostPort could not be parsed into a separate host and port");
         }
-        return Object.assign({}, rest, { host, port }, fields);
+        return Object.assign(rest, { host, port }, fields);
       },
     },
     v1: {
@@ -45,7 +48,7 @@ export const cronTabExample = defineKind({
         // Refuse what v1beta1 could not carry back unchanged.
         if (!host || !port) throw new Error("host and port must both be set to form hostPort");
         if (port.includes(":")) throw new Error(`port ${JSON.stringify(port)} must not contain ":"`);
-        return stashFields(Object.assign({}, rest, { hostPort: `${host}:${port}` }), { protocol });
+        return stashFields(Object.assign(rest, { hostPort: `${host}:${port}` }), { protocol });
       },
     },
   },

@@ -4,7 +4,9 @@ import { defineKind } from "crdshift";
 /**
  * The CronTab of the CRD conversion webhook KEP: v1 keeps the schedule as one string
  * `spec.cronSpec` (five fields separated by spaces), v2 splits it into `min`, `hour`,
- * `dayOfMonth`, `month` and `dayOfWeek`.
+ * `dayOfMonth`, `month` and `dayOfWeek`. New fields go onto the `...spec` copy with
+ * `Object.assign` (see the docs page's CronTab for why); `...object` followed by `spec`, a field
+ * it already has, is as fast as it gets.
  */
 const FIELDS = ["min", "hour", "dayOfMonth", "month", "dayOfWeek"] as const;
 
@@ -32,7 +34,7 @@ export const cronTabStable = defineKind({
           throw new Error(`invalid spec string, needs five parts: ${cronSpec}`);
         }
         const [min, hour, dayOfMonth, month, dayOfWeek] = parts as [string, string, string, string, string];
-        return { ...object, spec: { ...spec, min, hour, dayOfMonth, month, dayOfWeek } };
+        return { ...object, spec: Object.assign(spec, { min, hour, dayOfMonth, month, dayOfWeek }) };
       },
     },
     v2: {
@@ -51,7 +53,7 @@ export const cronTabStable = defineKind({
           }
         }
         const { min, hour, dayOfMonth, month, dayOfWeek, ...rest } = spec;
-        return { ...object, spec: { ...rest, cronSpec: [min, hour, dayOfMonth, month, dayOfWeek].join(" ") } };
+        return { ...object, spec: Object.assign(rest, { cronSpec: [min, hour, dayOfMonth, month, dayOfWeek].join(" ") }) };
       },
     },
   },

@@ -8,7 +8,8 @@ export async function checkRegistry(registry: Registry, options: { runs?: number
   for (const report of reports) {
     io.out(`${report.kind}\n`);
     for (const pair of report.pairs) {
-      io.out(`  ${pair.from} -> ${pair.to} -> ${pair.from}  ${pair.roundTrips} round trips, ${pair.refused} refused by the converter\n`);
+      const example = pair.sampleRefusal === undefined ? "" : `, e.g. ${JSON.stringify(pair.sampleRefusal)}`;
+      io.out(`  ${pair.from} -> ${pair.to} -> ${pair.from}  ${pair.roundTrips} round trips, ${pair.refused} refused by the converter${example}\n`);
     }
     if (!report.ok) {
       io.err(`\ncrdshift check: FAILED\n${report.failure}\n`);

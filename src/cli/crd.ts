@@ -29,7 +29,8 @@ export const REVIEW_VERSIONS = ["v1", "v1beta1"];
 export function writeConversionStanza(text: string, name: string, registry: Registry, url: string): { text: string; notes: string[] } {
   const invalidUrl = webhookUrlError(url);
   if (invalidUrl) throw new UsageError(`--url: ${invalidUrl}`);
-  const documents = parseAllDocuments(text);
+  // Integers as bigint: an int64 bound in a schema is written back as it was, not rounded.
+  const documents = parseAllDocuments(text, { intAsBigInt: true });
   const list = Array.isArray(documents) ? documents : [documents];
   const notes: string[] = [];
   let crds = 0;

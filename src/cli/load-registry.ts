@@ -16,7 +16,8 @@ export async function loadRegistry(file: string, source: string): Promise<Regist
     const { build } = await import("esbuild");
     const outfile = join(dir, "registry.mjs");
     try {
-      await build({ entryPoints: [resolve(file)], bundle: true, platform: "node", format: "esm", target: "node20", outfile, logLevel: "silent" });
+      // Inline source maps: a converter's stack names the user's file and line (bin/crdshift.mjs turns them on).
+      await build({ entryPoints: [resolve(file)], bundle: true, platform: "node", format: "esm", target: "node20", outfile, logLevel: "silent", sourcemap: "inline" });
     } catch (error) {
       throw new UsageError(`cannot load ${source}: ${(error as Error).message.split("\n")[0]}`);
     }

@@ -8,6 +8,7 @@ import { describeObject } from "./describe";
 import { guardMetadata, sourceMetadataError } from "./metadata";
 import { certainlyValid } from "./validate";
 import { isJsonObject, jsonTypeName, privateMetadata, type JsonObject } from "./plain";
+import { protoKeyValues, restoreProtoKeys } from "./proto-keys";
 
 /** Why a batch failed; metrics and logs count failures by it. */
 export type FailureCause =
@@ -24,7 +25,8 @@ export type FailureCause =
 
 export type BatchResult =
   | { ok: true; objects: JsonObject[] }
-  | { ok: false; cause: FailureCause; message: string; index?: number };
+  // `thrown`, present when a converter threw or rejected: what it threw (the test kit tells a refusal from a bug by it).
+  | { ok: false; cause: FailureCause; message: string; index?: number; thrown?: unknown };
 
 export interface BatchOptions {
   /** Give up before this instant (in `now()` units, ms) rather than be killed mid-way. */
@@ -32,6 +34,11 @@ export interface BatchOptions {
   /** What the deadline stands for, for the message: the budget in ms. */
   budgetMs?: number;
   now?: () => number;
+  /**
+   * Whether the objects may hold keys named `__proto__` (engine/proto-keys.ts). The webhook
+   * knows it from the body text; unset, every object is searched.
+   */
+  mayHoldProtoKeys?: boolean;
 }
 
 const BUDGET_EXCEEDED = Symbol("budget exceeded");
@@ -49,10 +56,13 @@ class ObjectFailure extends Error {
   constructor(
     readonly failure: FailureCause,
     message: string,
+    readonly thrown?: { value: unknown },
   ) {
     super(message);
   }
 }
+
+type Fail = (cause: FailureCause, reason: string, thrown?: { value: unknown }) => never;
 
 /**
  * Converts every object of a review to `desiredAPIVersion`, each on its own, order kept.
@@ -73,7 +83,7 @@ export async function convertObjects(
       message: `desiredAPIVersion ${quote(desiredAPIVersion)} is not of the form group/version`,
     };
   }
-  const { deadline, now = Date.now } = options;
+  const { deadline, now = Date.now, mayHoldProtoKeys = true } = options;
   const converted: JsonObject[] = new Array(objects.length);
   for (let index = 0; index < objects.length; index++) {
     const object = objects[index];
@@ -81,7 +91,7 @@ export async function convertObjects(
       return { ok: false, cause: "budget-exceeded", index, message: budgetMessage(index, objects, desiredAPIVersion, options) };
     }
     try {
-      const result = convertOne(registry, object, index, desiredAPIVersion, desired.group, desired.version);
+      const result = convertOne(registry, object, index, desiredAPIVersion, desired.group, desired.version, mayHoldProtoKeys);
       // Await only what is really asynchronous: a microtask per object would cost more than
       // a typical converter. A converter that never settles still meets the deadline.
       converted[index] = result instanceof Promise ? await withDeadline(result, deadline, now) : result;
@@ -89,7 +99,9 @@ export async function convertObjects(
       if (error === BUDGET_EXCEEDED) {
         return { ok: false, cause: "budget-exceeded", index, message: budgetMessage(index, objects, desiredAPIVersion, options) };
       }
-      if (error instanceof ObjectFailure) return { ok: false, cause: error.failure, index, message: error.message };
+      if (error instanceof ObjectFailure) {
+        return { ok: false, cause: error.failure, index, message: error.message, ...(error.thrown ? { thrown: error.thrown.value } : {}) };
+      }
       // Not a converter's error: most likely a stack overflow on absurdly deep input. Still a
       // Failure that names the object, never an HTTP 500 the user cannot read.
       const why = error instanceof RangeError ? "nested too deeply to convert" : `internal error: ${errorMessage(error)}`;
@@ -106,6 +118,7 @@ function convertOne(
   desiredAPIVersion: string,
   group: string,
   version: string,
+  mayHoldProtoKeys: boolean,
 ): JsonObject | Promise<JsonObject> {
   if (!isJsonObject(object)) {
     throw new ObjectFailure("invalid-object", `object ${index} is not a JSON object but ${jsonTypeName(object)}`);
@@ -120,8 +133,8 @@ function convertOne(
   if (typeof kind !== "string" || kind.length === 0) {
     throw new ObjectFailure("invalid-object", `${who()}: kind is missing`);
   }
-  const fail = (cause: FailureCause, reason: string): never => {
-    throw new ObjectFailure(cause, `${who()} ${clip(kind)} ${clip(String(apiVersion))} -> ${clip(desiredAPIVersion)}: ${reason}`);
+  const fail: Fail = (cause, reason, thrown) => {
+    throw new ObjectFailure(cause, `${who()} ${clip(kind)} ${clip(String(apiVersion))} -> ${clip(desiredAPIVersion)}: ${reason}`, thrown);
   };
 
   const original = object.metadata;
@@ -152,7 +165,8 @@ function convertOne(
   // survives to be restored.
   const input: JsonObject = { ...object, metadata: metadata ? privateMetadata(metadata) : {} };
   const finish = (result: unknown) => finishObject(result, kind, metadata, desiredAPIVersion, fail);
-  return runChain(kindDef, kindDef.route(source.version, version)!, 0, input, fail, finish);
+  const held = mayHoldProtoKeys ? protoKeyValues(input) : undefined;
+  return runChain(kindDef, kindDef.route(source.version, version)!, 0, input, fail, finish, held);
 }
 
 function runChain(
@@ -160,8 +174,9 @@ function runChain(
   steps: Route,
   first: number,
   input: unknown,
-  fail: (cause: FailureCause, reason: string) => never,
+  fail: Fail,
   finish: (result: unknown) => JsonObject,
+  held: Set<object> | undefined,
 ): JsonObject | Promise<JsonObject> {
   const multiHop = steps.length > 1;
   let current = input;
@@ -172,19 +187,19 @@ function runChain(
     try {
       output = step.convert(current as never, { group: def.group, kind: def.kind, from: step.from, to: step.to });
     } catch (error) {
-      fail("converter-error", `${errorMessage(error)}${where}`);
+      fail("converter-error", `${errorMessage(error)}${where}`, { value: error });
     }
     if (output instanceof Promise) {
       // Go asynchronous only when a converter is: the rest of the chain continues after it.
       return output.then(
         (value) => {
-          checkStep(value, step.to, step.schema, where, fail);
-          return runChain(def, steps, i + 1, value, fail, finish);
+          checkStep(value, step.to, step.schema, where, fail, held);
+          return runChain(def, steps, i + 1, value, fail, finish, held);
         },
-        (error) => fail("converter-error", `${errorMessage(error)}${where}`),
+        (error) => fail("converter-error", `${errorMessage(error)}${where}`, { value: error }),
       );
     }
-    checkStep(output, step.to, step.schema, where, fail);
+    checkStep(output, step.to, step.schema, where, fail, held);
     current = output;
   }
   return finish(current);
@@ -195,11 +210,14 @@ function checkStep(
   version: string,
   schema: core.$ZodType,
   where: string,
-  fail: (cause: FailureCause, reason: string) => never,
+  fail: Fail,
+  held: Set<object> | undefined,
 ): void {
   if (!isJsonObject(output)) {
     fail("converter-error", `the converter returned ${output === null ? "null" : Array.isArray(output) ? "an array" : typeof output}, not an object${where}`);
   }
+  // Before the schema check, which would otherwise read the lost fields through the prototype.
+  if (held) restoreProtoKeys(output, held);
   const issue = schemaIssue(schema, output);
   if (issue) fail("converter-error", `the converter's result does not match the ${version} schema: ${issue}${where}`);
 }
@@ -209,7 +227,7 @@ function finishObject(
   kind: string,
   original: JsonObject | undefined,
   desiredAPIVersion: string,
-  fail: (cause: FailureCause, reason: string) => never,
+  fail: Fail,
 ): JsonObject {
   const out = result as JsonObject;
   const guarded = guardMetadata(original, out.metadata);

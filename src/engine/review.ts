@@ -7,6 +7,7 @@ import type { Registry } from "../registry";
 import { convertObjects, type BatchResult } from "./convert";
 import { describeObject } from "./describe";
 import { limitFailure, type ReviewLimits } from "./limits";
+import { mayHoldProtoKey } from "./proto-keys";
 
 export interface BodyOptions extends ReviewLimits {
   maxDepth: number;
@@ -37,7 +38,7 @@ export async function convertBody(registry: Registry, text: string, options: Bod
   const overLimit = limitFailure(request.objects, shape, options);
   const result: BatchResult = overLimit
     ? { ok: false, ...overLimit }
-    : await convertObjects(registry, request.desiredAPIVersion, request.objects, options);
+    : await convertObjects(registry, request.desiredAPIVersion, request.objects, { ...options, mayHoldProtoKeys: mayHoldProtoKey(text) });
   return { review, ...encodeReply(review, result, decoded.lossless, options.replyLimitBytes) };
 }
 

@@ -1,3 +1,4 @@
+import { decodeJson, encodeJson } from "../protocol/json";
 import { ANNOTATIONS_MAX_BYTES } from "../protocol/names";
 import { utf8Length } from "../protocol/size";
 
@@ -10,7 +11,8 @@ import { utf8Length } from "../protocol/size";
  *   v1beta1: { v1: (object) => { const { object: rest, fields } = unstashFields(object); ... } }
  *
  * The annotation travels with the object through any version in between (converters keep
- * metadata), and it counts against the apiserver's 256 KiB budget for all annotations.
+ * metadata), and it counts against the apiserver's 256 KiB budget for all annotations. Values are
+ * written and read as the webhook's own JSON: integers beyond ±2^53 (bigint) stay exact.
  */
 export const STASH_ANNOTATION = "crdshift.io/stash";
 
@@ -23,7 +25,7 @@ export function stashFields<T extends object>(object: T, fields: Record<string, 
   const metadata = record((object as Annotated).metadata);
   const annotations = stringRecord(metadata.annotations);
   const stash = { ...readStash(annotations[annotation], annotation), ...Object.fromEntries(kept) };
-  const next = { ...annotations, [annotation]: JSON.stringify(stash) };
+  const next = { ...annotations, [annotation]: encodeJson(stash) };
   const bytes = Object.entries(next).reduce((sum, [key, value]) => sum + utf8Length(key) + utf8Length(value), 0);
   if (bytes > ANNOTATIONS_MAX_BYTES) {
     throw new Error(
@@ -47,7 +49,7 @@ function readStash(raw: string | undefined, annotation: string): Record<string, 
   if (raw === undefined) return {};
   let value: unknown;
   try {
-    value = JSON.parse(raw);
+    value = decodeJson(raw).value;
   } catch {
     throw new Error(`annotation ${annotation} is not the JSON crdshift wrote; was it edited by hand?`);
   }

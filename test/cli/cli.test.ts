@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import * as z from "zod";
+import { parseDocuments } from "../../src/cli/io";
 import { main } from "../../src/cli/main";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
 
@@ -69,6 +70,20 @@ describe("crdshift convert", () => {
     expect(stderr).toBe("crdshift: stdin: document 0 (prod/bad): CronTab example.com/v1beta1 -> example.com/v1: hostPort could not be parsed into a separate host and port\n");
   });
 
+  it("keeps int64 values exact from YAML, as kubectl get -o yaml prints them, to YAML and JSON", async () => {
+    const yaml = "apiVersion: example.com/v1beta1\nkind: CronTab\nmetadata: {name: big}\nhostPort: h:1\nspec:\n  replicasMax: 9223372036854775807\n  floor: -9223372036854775808\n  count: 3\n";
+    const asYaml = await run(["convert", "-f", "-", "--to", "example.com/v1"], yaml);
+    expect(asYaml).toMatchObject({ code: 0, stderr: "" });
+    expect(asYaml.stdout).toContain("  replicasMax: 9223372036854775807\n  floor: -9223372036854775808\n  count: 3\n");
+    const asJson = await run(["convert", "-f", "-", "--to", "example.com/v1", "-o", "json"], yaml);
+    expect(asJson.stdout).toContain('"replicasMax": 9223372036854775807,\n    "floor": -9223372036854775808,\n    "count": 3\n');
+  });
+
+  it("hands converters what the webhook would: integers beyond 2^53 as bigint, the rest as numbers", () => {
+    const [object] = parseDocuments("a: 9223372036854775807\nb: 3\nc: 1.5\nd: 0x10\ne: [-9007199254740993, 9007199254740991]\n", "stdin");
+    expect(object).toEqual({ a: 9223372036854775807n, b: 3, c: 1.5, d: 16, e: [-9007199254740993n, 9007199254740991] });
+  });
+
   it("exits 2 with a clear message for bad usage and unreadable input", async () => {
     expect(await run(["convert", "-f", "-"])).toMatchObject({ code: 2, stderr: "crdshift: --to GROUP/VERSION is required\n" });
     expect(await run(["convert", "-f", "missing.yaml", "--to", "example.com/v1"])).toMatchObject({ code: 2, stderr: "crdshift: cannot read missing.yaml: ENOENT\n" });
@@ -108,6 +123,16 @@ describe("crdshift crd", () => {
     expect(crd.spec.conversion).toEqual({ strategy: "Webhook", webhook: { conversionReviewVersions: ["v1", "v1beta1"], clientConfig: { url: URL_WITH_TOKEN } } });
     expect(stdout).toContain('endpoint: { type: string } # "host:port"');
     expect(stderr).not.toContain("cli-test-token"); // the token stays out of the notes
+  });
+
+  it("keeps int64 bounds in the CRD's schemas exact", async () => {
+    const crd = readFileSync(`${root}examples/crds/crontabs.example.com.no-webhook.yaml`, "utf8").replace(
+      "protocol: { type: string }",
+      "protocol: { type: string }\n            limit: { type: integer, format: int64, minimum: -9223372036854775808, maximum: 9223372036854775807 }",
+    );
+    const { code, stdout } = await run(["crd", "-f", "-", "--url", URL_WITH_TOKEN], crd);
+    expect(code).toBe(0);
+    expect(stdout).toContain("limit: { type: integer, format: int64, minimum: -9223372036854775808, maximum: 9223372036854775807 }");
   });
 
   it("uses the v1beta1 layout for a v1beta1 CRD, and turns pruning on as the apiserver requires", async () => {
@@ -151,9 +176,10 @@ spec:
 });
 
 describe("crdshift check", () => {
-  it("passes on the examples, which this repository's crdshift.config.ts names", () => {
+  it("passes on the examples, which this repository's crdshift.config.ts names, with a refusal message for each pair that refused", () => {
     const { code, stdout } = crdshift(["check", "--runs", "50"]);
     expect(stdout).toContain("CronTab.example.com\n  v1 -> v1beta1 -> v1  ");
+    expect(stdout).toMatch(/\n {2}v1 -> v1beta1 -> v1 {2}\d+ round trips, [1-9]\d* refused by the converter, e\.g\. "(host and port must both be set to form hostPort|port \\".*\\" must not contain \\":\\")"\n/);
     expect(stdout).toMatch(/ok: every version of 2 kind\(s\)/);
     expect(code).toBe(0);
   });
@@ -163,6 +189,15 @@ describe("crdshift check", () => {
     expect(code).toBe(1);
     // v2 is tried first (Kubernetes' order); its unknown spec fields are lost the same way.
     expect(stderr).toMatch(/crdshift check: FAILED\nGauge\.broken\.example\.com (v1 -> v2 -> v1|v2 -> v1 -> v2): not the same after the round trip: spec(\.unit|\[".*"\]|\.\w+) was .*, came back missing\n {2}object: \{/);
+  });
+
+  it("fails on a converter with a bug, naming the error and where in the converter's source it happened", () => {
+    const { code, stdout, stderr } = crdshift(["check", "--registry", "test/fixtures/buggy-registry.ts", "--runs", "30", "--seed", "42"]);
+    expect(stdout).not.toMatch(/^ok/m);
+    expect(stderr).toMatch(
+      /^\ncrdshift check: FAILED\nTimer\.buggy\.example\.com v2 -> v1 -> v2: converting to v1 threw ReferenceError: formatSchedule is not defined: a bug in the converter, not a refusal \(to refuse an object, throw an Error that says why\)\n {2}at .*test\/fixtures\/buggy-registry\.ts:\d+:\d+\)?\n {2}object: \{/,
+    );
+    expect(code).toBe(1);
   });
 });
 

@@ -72,6 +72,37 @@ describe("the docs page's CronTab (example.com v1alpha1 -> v1beta1 -> v1)", () =
   });
 });
 
+describe("fields named __proto__, constructor and prototype are data to both examples", () => {
+  const { app } = testApp();
+  // JSON.parse makes them own fields, as the webhook's parser does; a literal would set the prototype.
+  const odd = () => JSON.parse('{"__proto__":"kept","constructor":{"__proto__":1},"prototype":[null]}');
+  const docs: Record<string, Record<string, unknown>> = {
+    v1alpha1: { endpoint: "h:1" },
+    v1beta1: { hostPort: "h:1" },
+    v1: { host: "h", port: "1", protocol: "TCP" },
+  };
+  const kep: Record<string, Record<string, unknown>> = { v1: { cronSpec: "1 2 3 4 5" }, v2: { min: "1", hour: "2", dayOfMonth: "3", month: "4", dayOfWeek: "5" } };
+
+  for (const [group, versions, build] of [
+    ["example.com", docs, (v: string) => ({ ...cronTab(v, "odd", docs[v]!), ...odd() })],
+    ["stable.example.com", kep, (v: string) => ({ ...stable(v, "odd", { ...kep[v], ...odd() }), ...odd() })],
+  ] as const) {
+    for (const from of Object.keys(versions)) {
+      for (const to of Object.keys(versions)) {
+        if (from === to) continue;
+        it(`${group} ${from} -> ${to}`, async () => {
+          const { objects } = await convertOk(app, review(`${group}/${to}`, [build(from)]));
+          const converted = objects[0] as any;
+          for (const where of group === "example.com" ? [converted] : [converted, converted.spec]) {
+            expect(Object.getPrototypeOf(where)).toBe(Object.prototype);
+            expect(Object.entries(where).filter(([key]) => ["__proto__", "constructor", "prototype"].includes(key))).toEqual(Object.entries(odd()));
+          }
+        });
+      }
+    }
+  }
+});
+
 describe("a real request captured from a kube-apiserver (kube-rs fixture)", () => {
   const fixture = JSON.parse(readFileSync(new URL("../fixtures/kube-rs-simple-v1.json", import.meta.url), "utf8"));
 

@@ -43,4 +43,17 @@ describe("lossless round trips through the stash annotation (example.com v1 prot
     expect(fields).toEqual({ a: 1, b: [2] });
     expect(object.metadata).toEqual({ annotations: {} });
   });
+
+  it("keeps integers beyond 2^53 exact, as bigint, both ways", () => {
+    const stashed = stashFields({ metadata: {} }, { replicasMax: 9223372036854775807n, floor: [-9007199254740993n, 1] });
+    expect((stashed as any).metadata.annotations).toEqual({ [STASH_ANNOTATION]: '{"replicasMax":9223372036854775807,"floor":[-9007199254740993,1]}' });
+    expect(unstashFields(stashed).fields).toEqual({ replicasMax: 9223372036854775807n, floor: [-9007199254740993n, 1] });
+  });
+
+  it("keeps a stashed field named __proto__ as a field", () => {
+    const fields = JSON.parse('{"__proto__":{"x":"y"},"n":1}');
+    const { fields: back } = unstashFields(stashFields({ metadata: {} }, fields));
+    expect(Object.hasOwn(back, "__proto__")).toBe(true);
+    expect(back).toEqual(fields);
+  });
 });

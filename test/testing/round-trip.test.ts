@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { registry } from "../../examples";
-import { defineKind } from "../../src/registry";
+import { defineKind, type Converter } from "../../src/registry";
 // The way a converter author imports it: the package's own export.
 import { assertRoundTrips, checkKinds } from "crdshift/testing";
 
@@ -41,8 +41,9 @@ describe("the round-trip check", () => {
       converters: {
         v1: { v2: (object) => object },
         v2: {
-          v1: () => {
-            throw new Error("v1 is read-only");
+          v1: (object) => {
+            if (object.n !== undefined) throw new Error("v1 is read-only");
+            return object;
           },
         },
       },
@@ -50,5 +51,84 @@ describe("the round-trip check", () => {
     const [report] = await checkKinds([oneWay], { seed: 3, runs: 20 });
     expect(report!.ok).toBe(false);
     expect(report!.failure).toMatch(/^Gadget\.oneway\.example\.com v1 -> v2 -> v1: v2 was accepted, but converting it back failed: .*v1 is read-only/);
+  });
+
+  it("reports a sample refusal message for each pair that refused some objects", async () => {
+    const [report] = await checkKinds([registry.kinds[0]!], { runs: 100, seed: 1 });
+    const refusing = report!.pairs.find((pair) => pair.from === "v1" && pair.to === "v1beta1")!;
+    expect(refusing.refused).toBeGreaterThan(0);
+    expect(refusing.sampleRefusal).toMatch(/^(host and port must both be set to form hostPort|port ".*" must not contain ":")$/);
+    expect(report!.pairs.find((pair) => pair.refused === 0)?.sampleRefusal).toBeUndefined();
+  });
+});
+
+/** A kind whose v2 -> v1 converter is the one given (v2 -> v1 -> v2 is the first pair tried). */
+function withConverter(toV1: Converter<any, any>) {
+  return defineKind({
+    group: "kit.example.com",
+    kind: "Thing",
+    versions: {
+      v1: z.looseObject({ size: z.optional(z.number()), spec: z.optional(z.looseObject({ total: z.optional(z.union([z.number(), z.bigint()])) })) }),
+      v2: z.looseObject({ width: z.optional(z.number()), spec: z.optional(z.looseObject({ total: z.optional(z.union([z.number(), z.bigint()])) })) }),
+    },
+    converters: { v1: { v2: ({ size, ...rest }: any) => (size === undefined ? rest : Object.assign(rest, { width: size })) }, v2: { v1: toV1 } },
+  });
+}
+
+declare const notDefinedAnywhere: (object: unknown) => unknown;
+
+describe("a converter's bugs are defects, not refusals", () => {
+  const bugs: Array<[string, Converter<any, any>, RegExp]> = [
+    ["calls a function that does not exist (ReferenceError)", (object) => notDefinedAnywhere(object), /threw ReferenceError: notDefinedAnywhere is not defined: a bug in the converter/],
+    ["reads a field of undefined (TypeError)", (object) => ({ ...object, size: object.spec.missing.deep }), /threw TypeError: Cannot read properties of undefined \(reading '(missing|deep)'\): a bug/],
+    ["builds an impossible array (RangeError)", (object) => ({ ...object, list: new Array(-1) }), /threw RangeError: Invalid array length: a bug/],
+    ["throws a string, not an Error", () => {
+      throw "no";
+    }, /threw no \(a string, not an Error\): a bug in the converter, not a refusal/],
+  ];
+  for (const [what, converter, message] of bugs) {
+    it(`fails the check when the converter ${what}`, async () => {
+      const [report] = await checkKinds([withConverter(converter)], { runs: 50, seed: 5 });
+      expect(report!.ok).toBe(false);
+      expect(report!.failure).toMatch(/^Thing\.kit\.example\.com v2 -> v1 -> v2: converting to v1 threw /);
+      expect(report!.failure).toMatch(message);
+    });
+  }
+
+  it("names the stack's first frame: where the converter went wrong", async () => {
+    const [report] = await checkKinds([withConverter((object) => notDefinedAnywhere(object))], { runs: 20, seed: 5 });
+    expect(report!.failure).toMatch(/a bug in the converter, not a refusal \(to refuse an object, throw an Error that says why\)\n {2}at .*round-trip\.test\.ts:\d+:\d+/);
+  });
+
+  it("fails a pair where every object was refused: nothing was proved", async () => {
+    const refuseAll = withConverter(() => {
+      throw new Error("v1 is not supported any more");
+    });
+    const [report] = await checkKinds([refuseAll], { runs: 30, seed: 5 });
+    expect(report!.ok).toBe(false);
+    expect(report!.failure).toBe(
+      "Thing.kit.example.com v2 -> v1 -> v2: no object made the round trip (the converter refused all 30, for example: v1 is not supported any more), so nothing was proved; a converter should refuse only what v1 cannot hold",
+    );
+  });
+
+  it("counts a result that fails the target schema as a defect, not a refusal", async () => {
+    const [report] = await checkKinds([withConverter(({ width, ...rest }) => ({ ...rest, size: "large" }))], { runs: 20, seed: 5 });
+    expect(report!.failure).toMatch(/converting to v1 failed: the converter's result does not match the v1 schema: size: /);
+  });
+});
+
+describe("objects as the webhook hands them over", () => {
+  it("catches a converter that loses a field named __proto__ (Object.assign onto {})", async () => {
+    const lossy = withConverter(({ width, ...rest }) => Object.assign({}, rest, { size: width }));
+    await expect(assertRoundTrips(lossy, { seed: 11 })).rejects.toThrow(/not the same after the round trip: (spec\.)?__proto__ was .*, came back missing/);
+  });
+
+  it("passes the same converter written with Object.assign onto the destructured rest", async () => {
+    await assertRoundTrips(withConverter(({ width, ...rest }) => Object.assign(rest, { size: width })), { seed: 11 });
+  });
+
+  it("catches a converter that rounds integers beyond 2^53", async () => {
+    const rounding = withConverter(({ width, ...rest }) => JSON.parse(JSON.stringify({ ...rest, size: width }, (_key, value) => (typeof value === "bigint" ? Number(value) : value))));
+    await expect(assertRoundTrips(rounding, { seed: 11 })).rejects.toThrow(/not the same after the round trip: .* was -?\d{16,}, came back -?\d+/);
   });
 });

@@ -1,0 +1,68 @@
+/**
+ * Fields named `__proto__`: legal JSON, kept by the apiserver, and plain data as JSON.parse hands
+ * them over. A converter that copies them with [[Set]] (`Object.assign({}, rest, …)`, `out[key] =
+ * value`) calls the prototype setter instead: an object or array value becomes the prototype of
+ * the object it should have been a field of, and a string, number, boolean or null is dropped
+ * without a trace. The first case carries its own evidence, the prototype is the field's value,
+ * so the engine puts such values back as the fields they were. The second leaves nothing to find;
+ * the test kit generates such fields so that `crdshift check` catches the converter.
+ */
+
+/**
+ * Whether a request body may hold a key named `__proto__`. The apiserver writes bodies with Go's
+ * encoder, which escapes no letter and no underscore, so such a key appears spelled out.
+ */
+export function mayHoldProtoKey(text: string): boolean {
+  return text.includes("__proto__");
+}
+
+/** The objects and arrays held under keys named `__proto__` anywhere in `value`, or undefined if none. */
+export function protoKeyValues(value: unknown): Set<object> | undefined {
+  let found: Set<object> | undefined;
+  forEachObject(value, (object) => {
+    if (!Object.hasOwn(object, "__proto__")) return;
+    const held = (object as Record<string, unknown>)["__proto__"];
+    if (typeof held === "object" && held !== null) (found ??= new Set()).add(held);
+  });
+  return found;
+}
+
+/**
+ * Turns every object in `value` whose prototype is one of `held` (a `__proto__` field lost to the
+ * prototype setter) back into an ordinary object with that field. `held` grows by the
+ * `__proto__` fields found on the way, so a later converter of a chain is covered too.
+ */
+export function restoreProtoKeys(value: unknown, held: Set<object>): void {
+  forEachObject(value, (object) => {
+    const prototype = Object.getPrototypeOf(object) as object | null;
+    if (prototype !== Object.prototype && prototype !== null && held.has(prototype) && !Array.isArray(object)) {
+      Object.setPrototypeOf(object, Object.prototype);
+      if (!Object.hasOwn(object, "__proto__")) {
+        Object.defineProperty(object, "__proto__", { value: prototype, enumerable: true, writable: true, configurable: true });
+      }
+    }
+    if (Object.hasOwn(object, "__proto__")) {
+      const own = (object as Record<string, unknown>)["__proto__"];
+      if (typeof own === "object" && own !== null) held.add(own);
+    }
+  });
+}
+
+/** Visits every object and array in `value` once, without recursion (converters may share or cycle). */
+function forEachObject(value: unknown, visit: (object: object) => void): void {
+  if (typeof value !== "object" || value === null) return;
+  const seen = new Set<object>([value]);
+  const pending: object[] = [value];
+  while (pending.length > 0) {
+    const object = pending.pop()!;
+    visit(object);
+    // After the visit: a restored object's prototype is now one of its fields, to be walked too.
+    for (const key of Object.keys(object)) {
+      const child = (object as Record<string, unknown>)[key];
+      if (typeof child === "object" && child !== null && !seen.has(child)) {
+        seen.add(child);
+        pending.push(child);
+      }
+    }
+  }
+}
