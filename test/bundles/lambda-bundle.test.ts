@@ -228,7 +228,7 @@ describe("the built Lambda bundle on a cold start", () => {
       encoding: "utf8",
     }).stderr;
 
-  it("answers its first review without loading Node's fetch implementation (undici: 20-40 ms of a cold start)", () => {
+  it("answers its first review without loading Node's fetch implementation (undici: 30-45 ms of a cold start)", () => {
     const event = functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) });
     const stderr = freshProcess(`
       const result = await handler(${JSON.stringify(event)}, { getRemainingTimeInMillis: () => 25000 });

@@ -2,7 +2,7 @@ import { quote } from "../../clip";
 
 /**
  * A `Headers` that does not load Node's fetch implementation (undici), which Node only loads the
- * first time any of `Headers`, `Request` or `Response` is touched: 20-40 ms of a Lambda cold
+ * first time any of `Headers`, `Request` or `Response` is touched: 30-45 ms of a Lambda cold
  * start on a small machine. Same behaviour for what Hono and the adapter use: names are
  * case-insensitive, values trimmed, repeated values joined with ", " (Set-Cookie kept apart),
  * iteration in name order.
