@@ -49,6 +49,19 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        // The built Lambda bundle again, on the Node major of the runtime it is deployed on
+        // (nodejs22.x), fetched from the npm registry once by the global setup.
+        test: {
+          name: "lambda-runtime",
+          include: ["test/bundles/lambda-bundle.test.ts"],
+          globalSetup: ["test/bundles/lambda-runtime-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
+        },
+      },
+      {
+        resolve: { alias },
         // What a user does, end to end, and the real CDK CLI: minutes, not seconds. `npm test`
         // runs them too; `npx vitest run --project node --project workers` leaves them out.
         test: {

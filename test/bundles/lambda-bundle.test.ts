@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
 import { emfProblems } from "../metrics/emf-spec";
 import { MetricsRecorder } from "../metrics/recorder";
-import { LAMBDA_BUNDLE, LambdaHost, functionUrlEvent } from "./lambda";
+import { LAMBDA_BUNDLE, LAMBDA_NODE, LambdaHost, functionUrlEvent } from "./lambda";
 
 /** The built Lambda bundle (build/lambda/index.mjs), in a node process, invoked with function URL events. */
 const TOKEN = "lambda-test-token-0123456789";
@@ -24,6 +24,14 @@ afterAll(() => lambda.stop());
 const path = `/convert/${TOKEN}`;
 
 describe("the built Lambda bundle behind a function URL", () => {
+  // In the lambda-runtime project: the major of the runtime the construct deploys (nodejs22.x).
+  it.runIf(inject("lambdaNode") !== undefined)("runs on the Lambda runtime's Node major", () => {
+    const construct = readFileSync(new URL("../../src/platform/aws-cdk.ts", import.meta.url), "utf8");
+    const major = /Runtime\.NODEJS_(\d+)_X/.exec(construct)?.[1];
+    const version = spawnSync(LAMBDA_NODE, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout.trim();
+    expect(version.split(".")[0]).toBe(major);
+  });
+
   for (const version of ["v1", "v1beta1"]) {
     it(`converts the docs page's ${version} request; the apiserver would accept the reply`, async () => {
       const sent = read(`docs-${version}.json`) as SentReview;
@@ -215,12 +223,12 @@ describe("the built Lambda bundle and Lambda's remaining time", () => {
 describe("the built Lambda bundle on a cold start", () => {
   /** Runs `code` in a fresh node process after importing the bundle as `handler`; its stderr. */
   const freshProcess = (code: string) =>
-    spawnSync(process.execPath, ["--input-type=module", "-e", `const { handler } = await import(${JSON.stringify(pathToFileURL(LAMBDA_BUNDLE).href)});\n${code}`], {
+    spawnSync(LAMBDA_NODE, ["--input-type=module", "-e", `const { handler } = await import(${JSON.stringify(pathToFileURL(LAMBDA_BUNDLE).href)});\n${code}`], {
       env: { PATH: process.env.PATH ?? "", CRDSHIFT_TOKEN: TOKEN },
       encoding: "utf8",
     }).stderr;
 
-  it("answers its first review without loading Node's fetch implementation (undici: 20-40 ms of a cold start)", () => {
+  it("answers its first review without loading Node's fetch implementation (undici: 30-45 ms of a cold start)", () => {
     const event = functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) });
     const stderr = freshProcess(`
       const result = await handler(${JSON.stringify(event)}, { getRemainingTimeInMillis: () => 25000 });

@@ -3,10 +3,16 @@ import type { Readable, Writable } from "node:stream";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
 import type { FunctionUrlResult } from "../../src/adapter/function-url/handle";
 
 export const LAMBDA_BUNDLE = fileURLToPath(new URL("../../build/lambda/index.mjs", import.meta.url));
 const HOST = fileURLToPath(new URL("./lambda-host.mjs", import.meta.url));
+/**
+ * The node that runs the bundle: this machine's, or in the `lambda-runtime` project the Lambda
+ * runtime's major (see lambda-runtime-node.ts).
+ */
+export const LAMBDA_NODE: string = inject("lambdaNode") ?? process.execPath;
 export const URL_HOST = "abcdefghijklmnopqrstuvwxyz012345.lambda-url.us-east-1.on.aws";
 
 /** A Lambda function URL event, payload format 2.0, as AWS documents it. */
@@ -72,7 +78,7 @@ export class LambdaHost {
   /** `bundle`: this repository's build/lambda/index.mjs unless another is named. */
   constructor(env: Record<string, string>, bundle = LAMBDA_BUNDLE) {
     if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build:lambda\` (npm test does)`);
-    this.child = spawn(process.execPath, [HOST, bundle], {
+    this.child = spawn(LAMBDA_NODE, [HOST, bundle], {
       env: { PATH: process.env.PATH ?? "", ...env },
       stdio: ["pipe", "pipe", "pipe", "pipe"],
     });

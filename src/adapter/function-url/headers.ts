@@ -2,7 +2,7 @@ import { quote } from "../../clip";
 
 /**
  * A `Headers` that does not load Node's fetch implementation (undici), which Node only loads the
- * first time any of `Headers`, `Request` or `Response` is touched: 20-40 ms of a Lambda cold
+ * first time any of `Headers`, `Request` or `Response` is touched: 30-45 ms of a Lambda cold
  * start on a small machine. Same behaviour for what Hono and the adapter use: names are
  * case-insensitive, values trimmed, repeated values joined with ", " (Set-Cookie kept apart),
  * iteration in name order.
@@ -24,11 +24,24 @@ function headerValue(value: string): string {
 
 export type HeadersSource = Headers | Record<string, string | readonly string[]> | Iterable<readonly [string, string]>;
 
+/** "immutable": the headers of `Response.error()` and `Response.redirect()`, which refuse changes as fetch's do. */
+export type HeadersGuard = "none" | "immutable";
+
 export class LightHeaders implements Headers {
   readonly #values = new Map<string, string>();
   readonly #cookies: string[] = [];
+  #guard: HeadersGuard = "none";
 
-  constructor(init?: HeadersSource) {
+  constructor(init?: HeadersSource, guard: HeadersGuard = "none") {
+    this.#fill(init);
+    this.#guard = guard;
+  }
+
+  get guard(): HeadersGuard {
+    return this.#guard;
+  }
+
+  #fill(init: HeadersSource | undefined): void {
     if (init == null) return;
     if (typeof (init as Headers).forEach === "function" && typeof (init as Headers).get === "function") {
       const source = init as Headers;
@@ -50,6 +63,7 @@ export class LightHeaders implements Headers {
   }
 
   append(name: string, value: string): void {
+    this.#mutable();
     const key = headerName(name);
     const text = headerValue(value);
     if (key === "set-cookie") this.#cookies.push(text);
@@ -60,6 +74,7 @@ export class LightHeaders implements Headers {
   }
 
   set(name: string, value: string): void {
+    this.#mutable();
     const key = headerName(name);
     const text = headerValue(value);
     if (key === "set-cookie") this.#cookies.splice(0, this.#cookies.length, text);
@@ -67,6 +82,7 @@ export class LightHeaders implements Headers {
   }
 
   delete(name: string): void {
+    this.#mutable();
     const key = headerName(name);
     if (key === "set-cookie") this.#cookies.length = 0;
     else this.#values.delete(key);
@@ -114,5 +130,9 @@ export class LightHeaders implements Headers {
 
   get [Symbol.toStringTag](): string {
     return "Headers";
+  }
+
+  #mutable(): void {
+    if (this.#guard === "immutable") throw new TypeError("these headers are immutable (a Response.error() or Response.redirect() response's)");
   }
 }

@@ -1,4 +1,4 @@
-import { InMemoryBody, type InMemory } from "./body";
+import { LightBody, type InMemory } from "./body";
 import { LightHeaders } from "./headers";
 
 /**
@@ -7,7 +7,7 @@ import { LightHeaders } from "./headers";
  * method, headers.get, text) is all here; `signal` never aborts (Lambda ends a timed-out
  * invocation itself).
  */
-export class EventRequest extends InMemoryBody {
+export class EventRequest extends LightBody<InMemory> {
   readonly cache = "default";
   readonly credentials = "same-origin";
   readonly destination = "";

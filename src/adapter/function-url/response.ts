@@ -1,51 +1,60 @@
-import { InMemoryBody, type InMemory } from "./body";
+import { LightBody, type BodySource } from "./body";
+import { extractBody } from "./body-init";
 import { LightHeaders, type HeadersSource } from "./headers";
 
 /**
- * A `Response` for bodies that are already in memory (text, bytes, nothing), which is every
- * reply Hono builds for crdshift. Installed as the global `Response` by the Lambda entry, so
- * that Node's fetch implementation (undici) is not loaded on a cold start; any other body (a
- * stream, a Blob, form data) is handed to Node's own `Response`, loaded then.
+ * A `Response` made without Node's fetch implementation (undici), installed as the global
+ * `Response` by the Lambda entry so that a cold start does not load it. Bodies in memory (text,
+ * bytes: every reply Hono builds for crdshift) are read at once; a ReadableStream, a Blob,
+ * URLSearchParams or an async iterable are carried too, a stream read when the body is.
+ *
+ * Node's own Response is not reachable once this one is installed: on Node 22 and later the
+ * global is a V8 lazy data property, which reading, describing or redefining loads undici, and
+ * whose loader has no JavaScript handle; only deleting it does not. So this class does all of
+ * it: `Response.error()` and `Response.redirect()` too, and a FormData body, which would need
+ * undici's multipart encoder, is a TypeError that says so. Node's own responses (from `fetch`)
+ * still pass `instanceof Response`, recognised by their `Symbol.toStringTag`.
  */
 
-/** Node's own `Response`, read from its lazy global getter only when first needed. */
-let nativeResponse: typeof Response | undefined;
-let nativeGetter: (() => typeof Response) | undefined;
+/** The first argument that builds a response from its parts (clone, error, redirect). */
+const PARTS = Symbol("response parts");
 
-function realResponse(): typeof Response {
-  if (nativeResponse) return nativeResponse;
-  if (!nativeGetter) throw new Error("LightResponse is not installed");
-  return (nativeResponse = nativeGetter());
+interface Parts {
+  source: BodySource;
+  status: number;
+  statusText: string;
+  headers: LightHeaders;
+  type: ResponseType;
 }
 
-function inMemory(body: unknown): InMemory | undefined {
-  if (body == null) return null;
-  if (typeof body === "string" || body instanceof Uint8Array) return body;
-  if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  return undefined;
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+function partsOf(body: unknown, init: ResponseInit | Response | LightResponse | undefined): Parts {
+  const { source, type } = extractBody(body);
+  const status = init?.status ?? 200;
+  if (!Number.isInteger(status) || status < 200 || status > 599) throw new RangeError(`invalid response status: ${status}`);
+  if (source !== null && NULL_BODY_STATUSES.has(status)) throw new TypeError(`a ${status} response cannot have a body`);
+  const headers = new LightHeaders(init?.headers as HeadersSource | undefined);
+  if (type !== null && !headers.has("content-type")) headers.set("content-type", type);
+  return { source, status, statusText: init?.statusText ?? "", headers, type: "default" };
 }
 
-export class LightResponse extends InMemoryBody {
-  // Assigned below, unless the constructor hands the body to Node's own Response instead.
-  readonly status!: number;
-  readonly statusText!: string;
-  override readonly headers!: Headers;
-  readonly type = "default";
+export class LightResponse extends LightBody {
+  readonly #status: number;
+  readonly #statusText: string;
+  readonly #headers: LightHeaders;
+  readonly #type: ResponseType;
   readonly url = "";
   readonly redirected = false;
 
   constructor(body?: unknown, init?: ResponseInit | Response | LightResponse) {
-    const content = inMemory(body);
-    super(content ?? null);
-    // Anything not already in memory is the real Response's business.
-    if (content === undefined) return new (realResponse())(body as BodyInit, init as ResponseInit) as unknown as LightResponse;
-    const status = init?.status ?? 200;
-    if (!Number.isInteger(status) || status < 200 || status > 599) throw new RangeError(`invalid response status: ${status}`);
-    if (content !== null && (status === 204 || status === 205 || status === 304)) throw new TypeError(`a ${status} response cannot have a body`);
-    this.status = status;
-    this.statusText = init?.statusText ?? "";
-    this.headers = new LightHeaders(init?.headers as HeadersSource | undefined);
-    if (typeof content === "string" && !this.headers.has("content-type")) this.headers.set("content-type", "text/plain;charset=UTF-8");
+    const parts = body === PARTS ? (init as unknown as Parts) : partsOf(body, init);
+    super(parts.source);
+    this.#status = parts.status;
+    this.#statusText = parts.statusText;
+    this.#headers = parts.headers;
+    this.#type = parts.type;
   }
 
   static json(data: unknown, init?: ResponseInit): LightResponse {
@@ -54,27 +63,57 @@ export class LightResponse extends InMemoryBody {
     return new LightResponse(JSON.stringify(data), { ...init, headers });
   }
 
-  static error(): Response {
-    return realResponse().error();
+  /** A network error, as fetch's: type "error", status 0, no body, headers that cannot change. */
+  static error(): LightResponse {
+    return LightResponse.#of({ source: null, status: 0, statusText: "", headers: new LightHeaders(undefined, "immutable"), type: "error" });
   }
 
-  static redirect(url: string | URL, status?: number): Response {
-    return realResponse().redirect(url, status);
+  /** A redirect to an absolute URL (there is no document to resolve a relative one against). */
+  static redirect(url: string | URL, status: number = 302): LightResponse {
+    const text = String(url);
+    let target: URL;
+    try {
+      target = new URL(text);
+    } catch (cause) {
+      throw new TypeError(`Response.redirect needs an absolute URL, not ${JSON.stringify(text)}`, { cause });
+    }
+    // WebIDL's unsigned short, as fetch converts the status: the integer part, modulo 2^16.
+    const code = Number(status) & 0xffff;
+    if (!REDIRECT_STATUSES.has(code)) throw new RangeError(`Response.redirect takes a redirect status (301, 302, 303, 307 or 308), not ${code}`);
+    return LightResponse.#of({ source: null, status: code, statusText: "", headers: new LightHeaders({ location: target.href }, "immutable"), type: "default" });
   }
 
-  /** Node's own responses (from fetch, or bodies handed over) are Responses too. */
+  static #of(parts: Parts): LightResponse {
+    return new LightResponse(PARTS, parts as unknown as ResponseInit);
+  }
+
   static override [Symbol.hasInstance](value: unknown): boolean {
-    if (typeof value !== "object" || value === null) return false;
-    if (Object.prototype.isPrototypeOf.call(LightResponse.prototype, value)) return true;
-    return Object.prototype.toString.call(value) === "[object Response]" && value instanceof realResponse();
+    return typeof value === "object" && value !== null && Object.prototype.toString.call(value) === "[object Response]";
+  }
+
+  get status(): number {
+    return this.#status;
+  }
+
+  get statusText(): string {
+    return this.#statusText;
+  }
+
+  get headers(): LightHeaders {
+    return this.#headers;
+  }
+
+  get type(): ResponseType {
+    return this.#type;
   }
 
   get ok(): boolean {
-    return this.status >= 200 && this.status <= 299;
+    return this.#status >= 200 && this.#status <= 299;
   }
 
   clone(): LightResponse {
-    return new LightResponse(this.unreadBody(), this);
+    const headers = new LightHeaders(this.#headers, this.#headers.guard);
+    return LightResponse.#of({ source: this.unreadBody(), status: this.#status, statusText: this.#statusText, headers, type: this.#type });
   }
 
   get [Symbol.toStringTag](): string {
@@ -82,14 +121,16 @@ export class LightResponse extends InMemoryBody {
   }
 }
 
+let installed = false;
+
 /**
- * Makes the global `Response` the light one for this process, keeping Node's own lazy getter
- * for what it cannot do. Only the Lambda entry calls this: the process is the function's alone.
+ * Makes the global `Response` the light one for this process. Only the Lambda entry calls this:
+ * the process is the function's alone.
  */
 export function installLightResponse(): void {
-  if (nativeGetter) return;
-  const descriptor = Object.getOwnPropertyDescriptor(globalThis, "Response");
-  const getter = descriptor?.get;
-  nativeGetter = getter ? () => getter.call(globalThis) : () => descriptor?.value;
+  if (installed) return;
+  installed = true;
+  // Deleted first: defining over Node's lazy global would load undici to read its old value.
+  delete (globalThis as { Response?: unknown }).Response;
   Object.defineProperty(globalThis, "Response", { value: LightResponse, writable: true, configurable: true, enumerable: false });
 }
