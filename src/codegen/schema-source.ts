@@ -23,14 +23,14 @@ const WRAP = 100;
 
 const HELPERS = {
   integer: `/**
- * A JSON integer: a number, or the bigint crdshift hands over for one beyond 2^53. Not
- * range-checked: the apiserver does not bound format int32 either.
+ * A JSON integer: a safe integer, or the bigint crdshift hands over for one beyond 2^53. Not
+ * range-checked otherwise: the apiserver does not bound format int32 either.
  */
-const integer = z.union([z.number(), z.bigint()]);`,
+const integer = z.union([z.int(), z.bigint()]);`,
   anyNumber: `/** A JSON number; an integral one beyond 2^53 arrives as a bigint. */
 const anyNumber = z.union([z.number(), z.bigint()]);`,
   intOrString: `/** x-kubernetes-int-or-string: a string or an integer (a bigint beyond 2^53). */
-const intOrString = z.union([z.string(), z.number(), z.bigint()]);`,
+const intOrString = z.union([z.string(), z.int(), z.bigint()]);`,
 } as const;
 
 export function schemasSource(versions: ReadonlyArray<{ name: string; schema: OpenApiSchema | undefined }>): SchemasSource {

@@ -7,17 +7,18 @@ import { defineKind, stashFields, unstashFields } from "../../src/registry";
  * `status` kept in the stash annotation while the object is read as v1. What `crdshift
  * check --crd` should pass once the generated TODOs are done.
  */
-const integer = z.union([z.number(), z.bigint()]);
+const integer = z.union([z.int(), z.bigint()]);
 export const v1 = z.looseObject({ spec: z.optional(z.looseObject({ hostPort: z.optional(z.string()), size: z.optional(z.string()), image: z.optional(z.string()) })) });
 export const v2 = z.looseObject({
   spec: z.optional(z.looseObject({ host: z.optional(z.string()), port: z.optional(integer), size: z.optional(integer), image: z.optional(z.string()) })),
   status: z.optional(z.looseObject({ ready: z.optional(z.boolean()) })),
 });
 
-/** Digits as v1 writes them, or a refusal: "007" would not come back from v2's 7. */
-function number(text: string, field: string): number {
-  if (!/^(0|[1-9][0-9]*)$/.test(text)) throw new Error(`spec.${field} ${JSON.stringify(text)} is not a plain number; v2 holds it as an integer`);
-  return Number(text);
+/** Digits as v1 writes them, or a refusal: "007" would not come back from v2's 7. Beyond 2^53, a bigint. */
+function number(text: string, field: string): number | bigint {
+  if (!/^(0|-?[1-9][0-9]*)$/.test(text)) throw new Error(`spec.${field} ${JSON.stringify(text)} is not a plain number; v2 holds it as an integer`);
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : BigInt(text);
 }
 
 export const gadget = defineKind({
