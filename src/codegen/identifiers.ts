@@ -16,12 +16,13 @@ export function camelName(text: string): string {
   return name || "_";
 }
 
-/** PascalCase, for a kind's const name: `HTTPRoute` -> `httpRoute` needs camelName of the words. */
+/** A kind's constant in its file: `HTTPRoute` -> `httpRoute`, `CronTab` -> `cronTab`. */
 export function kindConstName(kind: string): string {
   // A leading run of capitals is one word (HTTPRoute -> http + Route).
   const words = kind.replace(/^([A-Z]+)(?=[A-Z][a-z]|$)/, (run) => run.toLowerCase());
   const name = camelName(words);
-  return isUsableName(name) ? name : `${name}Kind`;
+  // The kind file also names `defineKind` and `versions`.
+  return isUsableName(name) && name !== "versions" && name !== "defineKind" ? name : `${name}Kind`;
 }
 
 export function isUsableName(name: string): boolean {
