@@ -1,0 +1,231 @@
+import fc from "fast-check";
+import { stringify as stringifyJson } from "lossless-json";
+import * as core from "zod/v4/core";
+import { convertObjects } from "../engine/convert";
+import { readCrds, type Crd } from "../openapi/crd-document";
+import { joinPath } from "../openapi/field-path";
+import { pruneLikeApiserver } from "../openapi/prune";
+import { diffSchemas } from "../openapi/schema-diff";
+import { createRegistry, sortVersions, type KindDefinition, type Registry } from "../registry";
+import { crdObjectArbitrary } from "./crd-arbitrary";
+
+export interface CrdCheckOptions {
+  /** Objects tried per version, and per ordered pair of versions (default 100). */
+  runs?: number;
+  seed?: number;
+}
+
+export interface CrdCheckReport {
+  /** The CRD's name, `<plural>.<group>`. */
+  crd: string;
+  ok: boolean;
+  /** Objects from the CRD's schema each version's zod schema accepted. */
+  versions: Array<{ version: string; accepted: number }>;
+  pairs: Array<{ from: string; to: string; roundTrips: number; refused: number }>;
+  /** The first problem, in words: which version or versions, which field, a shrunk object. */
+  failure?: string;
+}
+
+/**
+ * Holds a registry to the CRD it serves, with objects generated from the CRD's own
+ * `openAPIV3Schema` (crd-arbitrary.ts): the kind must be served with exactly the CRD's versions;
+ * every version's zod schema must accept every object the CRD accepts (whole, and partial as
+ * server-side apply sends them), since a stricter schema makes stored objects unreadable; and
+ * every object must survive A -> B -> A through the engine with the apiserver's pruning after
+ * each step, so a field the target version does not declare, and a converter did not carry over,
+ * is reported as lost. A converter that refuses an object with a message is counted, not failed.
+ */
+export async function checkAgainstCrd(kinds: Registry | readonly KindDefinition[], crd: Crd, options: CrdCheckOptions = {}): Promise<CrdCheckReport> {
+  const registry = "lookup" in kinds ? kinds : createRegistry(kinds);
+  const report: CrdCheckReport = { crd: crd.name, ok: true, versions: [], pairs: [] };
+  const fail = (failure: string) => Object.assign(report, { ok: false, failure });
+  const kind = registry.lookup(crd.group, crd.kind);
+  if (!kind) {
+    const served = registry.kinds.map((k) => `${k.kind}.${k.group}`).join(", ") || "no kinds";
+    return fail(`${crd.name}: the registry has no kind ${crd.kind}.${crd.group} (it serves ${served})`);
+  }
+  const listed = crd.versions.map((version) => version.name);
+  const registered = [...kind.versions.keys()];
+  const missing = listed.filter((v) => !registered.includes(v));
+  const extra = registered.filter((v) => !listed.includes(v));
+  if (missing.length > 0 || extra.length > 0) {
+    const parts = [missing.length > 0 ? `the registry lacks ${missing.join(", ")}` : "", extra.length > 0 ? `the CRD lacks ${extra.join(", ")}` : ""].filter(Boolean);
+    return fail(`${crd.name}: the CRD's versions (${sortVersions(listed).join(", ")}) differ from the registry's (${sortVersions(registered).join(", ")}): ${parts.join("; ")}`);
+  }
+  const runs = { numRuns: options.runs ?? 100, ...(options.seed !== undefined ? { seed: options.seed } : {}) };
+  const schemaOf = new Map(crd.versions.map((version) => [version.name, version.schema]));
+  const versions = sortVersions(listed);
+
+  for (const version of versions) {
+    const entry = { version, accepted: 0 };
+    report.versions.push(entry);
+    const zodSchema = kind.versions.get(version)!;
+    const result = fc.check(
+      fc.property(objects(crd, version, schemaOf.get(version)), ({ object }) => {
+        const parsed = core.safeParse(zodSchema, object);
+        if (!parsed.success) throw new Error(issueText(parsed.error.issues[0]!, object));
+        entry.accepted++;
+      }),
+      runs,
+    );
+    if (result.failed) {
+      const [{ object, partial }] = result.counterexample!;
+      return fail(
+        `${crd.kind}.${crd.group} ${version}: the registry's schema refuses an object the CRD accepts${partial ? " (a partial object, as server-side apply sends)" : ""}: ${errorText(result.errorInstance)}\n` +
+          `  Every read of such an object at another version would fail. Loosen the ${version} schema.\n` +
+          `  object: ${show(object)}\n  (replay with --seed ${result.seed})`,
+      );
+    }
+  }
+
+  for (const from of versions) {
+    for (const to of versions) {
+      if (from === to) continue;
+      const pair = { from, to, roundTrips: 0, refused: 0 };
+      report.pairs.push(pair);
+      const result = await fc.check(
+        fc.asyncProperty(objects(crd, from, schemaOf.get(from)), async ({ object }) => {
+          const outcome = await roundTrip(registry, crd, object, from, to, schemaOf);
+          if (outcome === "refused") pair.refused++;
+          else pair.roundTrips++;
+        }),
+        runs,
+      );
+      if (result.failed) {
+        const [{ object, partial }] = result.counterexample!;
+        return fail(
+          `${crd.kind}.${crd.group} ${from} -> ${to} -> ${from}${partial ? " (a partial object)" : ""}: ${errorText(result.errorInstance)}\n` +
+            `${fieldsToHandle(from, to, schemaOf)}  object: ${show(object)}\n  (replay with --seed ${result.seed})`,
+        );
+      }
+    }
+  }
+  return report;
+}
+
+/** Throws the report's words unless the kind fits its CRD: for a user's own tests. */
+export async function assertMatchesCrd(kinds: KindDefinition | readonly KindDefinition[], crd: Crd | string, options?: CrdCheckOptions): Promise<void> {
+  const crds = typeof crd === "string" ? readCrds(crd, "the CRD") : [crd];
+  const list = Array.isArray(kinds) ? kinds : [kinds as KindDefinition];
+  for (const one of crds) {
+    const report = await checkAgainstCrd(list, one, options);
+    if (!report.ok) throw new Error(report.failure);
+  }
+}
+
+interface Sample {
+  object: Record<string, unknown>;
+  partial: boolean;
+}
+
+function objects(crd: Crd, version: string, schema: Crd["versions"][number]["schema"]): fc.Arbitrary<Sample> {
+  const envelope = (body: Record<string, unknown>, meta: Record<string, unknown> | undefined) => {
+    const object: Record<string, unknown> = { apiVersion: `${crd.group}/${version}`, kind: crd.kind };
+    if (meta) object.metadata = meta;
+    for (const key of Object.keys(body)) Object.defineProperty(object, key, { value: body[key], enumerable: true, writable: true, configurable: true });
+    return object;
+  };
+  const whole = fc.tuple(crdObjectArbitrary(schema), metadata).map(([body, meta]): Sample => ({ object: envelope(body, meta), partial: false }));
+  // Server-side apply's partial objects: any field may be missing, metadata too (kubernetes#117356).
+  const partial = fc
+    .tuple(crdObjectArbitrary(schema, { partial: true }), fc.option(metadata, { nil: undefined }))
+    .map(([body, meta]): Sample => ({ object: envelope(body, meta), partial: true }));
+  return fc.oneof({ weight: 3, arbitrary: whole }, { weight: 1, arbitrary: partial });
+}
+
+const metadata = fc.record(
+  {
+    name: fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,14}[a-z0-9])?$/),
+    namespace: fc.constantFrom("default", "team-a"),
+    uid: fc.uuid(),
+    labels: fc.dictionary(fc.constantFrom("app", "example.com/tier"), fc.stringMatching(/^[a-z0-9]{0,8}$/), { maxKeys: 2 }),
+    annotations: fc.dictionary(fc.constantFrom("note", "example.com/owner"), fc.string({ maxLength: 12 }), { maxKeys: 2 }),
+  },
+  { requiredKeys: ["name"] },
+);
+
+type SchemaOf = Map<string, Crd["versions"][number]["schema"]>;
+
+async function roundTrip(registry: Registry, crd: Crd, object: Record<string, unknown>, from: string, to: string, schemaOf: SchemaOf): Promise<"ok" | "refused"> {
+  const there = await convertObjects(registry, `${crd.group}/${to}`, [object]);
+  if (!there.ok) {
+    // A converter saying no, in words, is the webhook working; a result its own version's schema
+    // refuses is a defect.
+    if (there.cause === "converter-error" && !/the converter('s result does not match| returned)/.test(there.message)) return "refused";
+    throw new Error(`converting to ${to} failed: ${there.message}`);
+  }
+  const stored = pruneLikeApiserver(there.objects[0], schemaOf.get(to));
+  const back = await convertObjects(registry, `${crd.group}/${from}`, [stored]);
+  if (!back.ok) throw new Error(`the ${to} object (as the apiserver keeps it) could not be converted back: ${back.message}`);
+  const difference = firstDifference(normalize(object), normalize(pruneLikeApiserver(back.objects[0], schemaOf.get(from))), "");
+  if (difference) throw new Error(`not the same after the round trip: ${difference}`);
+  return "ok";
+}
+
+function fieldsToHandle(from: string, to: string, schemaOf: SchemaOf): string {
+  const diff = diffSchemas(schemaOf.get(from), schemaOf.get(to));
+  const lines = [
+    diff.onlyA.length > 0 ? `  only ${from} has ${diff.onlyA.join(", ")}: the apiserver drops ${diff.onlyA.length > 1 ? "them" : "it"} from a ${to} object unless the converter carries ${diff.onlyA.length > 1 ? "them" : "it"} over` : "",
+    diff.onlyB.length > 0 ? `  only ${to} has ${diff.onlyB.join(", ")}` : "",
+    ...diff.changed.map((change) => `  ${change.path} is ${change.a} in ${from}, ${change.b} in ${to}`),
+  ].filter(Boolean);
+  return lines.length > 0 ? `  fields to handle (from the CRD):\n${lines.map((line) => `  ${line}\n`).join("")}` : "";
+}
+
+/**
+ * Empty label and annotation maps are the same as none to Kubernetes, and missing metadata the
+ * same as empty (the apiserver restores an object's metadata after conversion).
+ */
+function normalize(object: unknown): unknown {
+  if (typeof object !== "object" || object === null) return object;
+  const meta = (object as { metadata?: Record<string, unknown> | null }).metadata ?? {};
+  const copy: Record<string, unknown> = { ...meta };
+  for (const field of ["labels", "annotations"]) {
+    const value = copy[field];
+    if (value && typeof value === "object" && Object.keys(value).length === 0) delete copy[field];
+  }
+  return { ...(object as Record<string, unknown>), metadata: copy };
+}
+
+function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
+  const where = path || "the object";
+  if (typeof a !== "object" || a === null || typeof b !== "object" || b === null) {
+    return a === b || Object.is(a, b) ? undefined : `${where} was ${show(a) ?? "missing"}, came back ${show(b) ?? "missing"}`;
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) return `${where} changed from ${show(a)} to ${show(b)}`;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    const has = [Object.hasOwn(a, key), Object.hasOwn(b, key)];
+    const next = Array.isArray(a) ? `${path}[${key}]` : joinPath(path, key);
+    if (has[0] !== has[1]) return `${next} was ${has[0] ? show((a as Record<string, unknown>)[key]) : "missing"}, came back ${has[1] ? show((b as Record<string, unknown>)[key]) : "missing"}`;
+    const found = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], next);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** zod's issue, with what the value was when zod/mini's message does not say. */
+function issueText(issue: core.$ZodIssue, object: unknown): string {
+  const path = issue.path.map((part) => String(part)).reduce((joined, part) => (/^\d+$/.test(part) ? `${joined}[${part}]` : joinPath(joined, part)), "");
+  const value = issue.path.reduce<unknown>((node, key) => (typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined), object);
+  const what = issue.code === "invalid_type" && !/received/.test(issue.message) ? ` (expected ${issue.expected}, got ${valueType(value)})` : "";
+  return `${path || "the object"}: ${issue.message}${what}`;
+}
+
+function valueType(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** JSON for a person: integers beyond 2^53 as their digits. */
+function show(value: unknown): string {
+  if (value === undefined) return "missing";
+  const text = stringifyJson(value) ?? String(value);
+  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+}

@@ -1,0 +1,72 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { afterAll, describe, expect, it } from "vitest";
+import { kindFiles } from "../../src/codegen/kind-files";
+import type { Crd } from "../../src/openapi/crd-document";
+import { deepCrd } from "./deep-crd";
+import { readCrdFile, root, scratchDir } from "./generated";
+
+/**
+ * Generated code must compile as users compile it. The schemas files import zod only: they are
+ * checked alone under tsc --init's strictest settings for Node's ESM. The kind files import
+ * crdshift: checked with this repository's sources behind the name `crdshift`.
+ */
+const FILES = ["test/fixtures/crds/widgets.example.com.yaml", "test/fixtures/crds/gadgets.example.com.yaml", "examples/crds/crontabs.example.com.yaml", "examples/crds/crontabs.stable.example.com.yaml"];
+const crds: Crd[] = [...FILES.flatMap(readCrdFile), deepCrd(24)];
+const scratch = scratchDir("typecheck");
+afterAll(() => scratch.remove());
+
+const strict: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  lib: ["lib.es2022.d.ts"],
+  types: [],
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  skipLibCheck: true,
+  noEmit: true,
+};
+
+function diagnostics(files: string[], options: ts.CompilerOptions): string[] {
+  const program = ts.createProgram(files, options);
+  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? `${d.file.fileName.slice(scratch.dir.length + 1)}: ` : ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+}
+
+describe("generated code", () => {
+  const written = crds.map((crd) => {
+    const files = kindFiles(crd, { crdFile: `crds/${crd.name}.yaml` });
+    writeFileSync(join(scratch.dir, files.schemasFile), files.schemas);
+    writeFileSync(join(scratch.dir, files.kindFile), files.kind);
+    return files;
+  });
+
+  it("type-checks: the schemas under strict nodenext settings, 24 levels deep included (TS2589 otherwise)", () => {
+    expect(diagnostics(written.map((files) => join(scratch.dir, files.schemasFile)), strict)).toEqual([]);
+  }, 120_000);
+
+  it("type-checks: the kind files and a registry of them against crdshift's API, converters included", () => {
+    const registry = join(scratch.dir, "registry.ts");
+    writeFileSync(
+      registry,
+      `import { createRegistry } from "crdshift";\n${written.map((files, i) => `import * as kind${i} from "./${files.base}.js";`).join("\n")}\nexport const registry = createRegistry([${written.map((files, i) => `kind${i}.${files.constant}`).join(", ")}]);\n`,
+    );
+    const options: ts.CompilerOptions = {
+      ...strict,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
+      types: ["node"],
+      // crdshift's own sources are compiled here too, under its own setting.
+      exactOptionalPropertyTypes: false,
+      verbatimModuleSyntax: false,
+      baseUrl: root,
+      paths: { crdshift: ["src/index.ts"] },
+    };
+    expect(diagnostics([registry], options)).toEqual([]);
+  }, 120_000);
+});
