@@ -75,7 +75,7 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", code], { cwd: project });
     expect(stdout.trim().split("\n")).toEqual([
       "crdshift ConfigError DefinitionError STASH_ANNOTATION createApp createJsonLogger createMetrics createRegistry defineKind jsonLogger readConfig silentLogger stashFields unstashFields",
-      "crdshift/testing arbitraryFor assertRoundTrips checkKind checkKinds checkReply",
+      "crdshift/testing arbitraryFor assertMatchesCrd assertRoundTrips checkAgainstCrd checkKind checkKinds checkReply crdObjectArbitrary crdValueArbitrary readCrds",
       "crdshift/node serve",
       "crdshift/workers createWorker",
       "crdshift/lambda FUNCTION_URL_PAYLOAD_BYTES FUNCTION_URL_REPLY_BYTES createHandler",
