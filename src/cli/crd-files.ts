@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { CrdReadError, readCrds, type Crd } from "../openapi/crd-document";
-import { UsageError } from "./io";
+import { UsageError, readTextFile } from "./io";
 
 /**
  * A CRD file's text and its CustomResourceDefinitions; what is wrong with it is a usage error,
@@ -8,12 +7,7 @@ import { UsageError } from "./io";
  */
 export function readCrdFile(path: string, name = path): { text: string; crds: Crd[] } {
   if (path === "-") throw new UsageError("--crd takes a file, not standard input");
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new UsageError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  const text = readTextFile(path, name);
   try {
     return { text, crds: readCrds(text, name) };
   } catch (error) {

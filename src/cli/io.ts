@@ -17,10 +17,15 @@ export interface Output {
 export function readInput(file: string | undefined, stdin: () => string): string {
   if (file === undefined) throw new UsageError("-f FILE is required (use -f - for standard input)");
   if (file === "-") return stdin();
+  return readTextFile(file);
+}
+
+/** A file's text; one that cannot be read is a usage error naming it as `name` (default: its path). */
+export function readTextFile(path: string, name = path): string {
   try {
-    return readFileSync(file, "utf8");
+    return readFileSync(path, "utf8");
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new UsageError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
 }
 

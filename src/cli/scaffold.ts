@@ -90,26 +90,21 @@ function packageJson(input: ScaffoldInput): string {
   return `${JSON.stringify(json, null, 2)}\n`;
 }
 
-// tsc --init's strictness, for Node's ESM (the bundlers read the same sources).
-const TSCONFIG = `${JSON.stringify(
-  {
-    compilerOptions: {
-      target: "es2022",
-      module: "nodenext",
-      lib: ["es2022"],
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      verbatimModuleSyntax: true,
-      isolatedModules: true,
-      skipLibCheck: true,
-      noEmit: true,
-    },
-    include: ["src", "test", "crdshift.config.ts"],
-  },
-  null,
-  2,
-)}\n`;
+/** The project's compiler options: tsc --init's strictness, for Node's ESM (the bundlers read the same sources). */
+export const PROJECT_COMPILER_OPTIONS = {
+  target: "es2022",
+  module: "nodenext",
+  lib: ["es2022"],
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  skipLibCheck: true,
+  noEmit: true,
+} as const;
+
+const TSCONFIG = `${JSON.stringify({ compilerOptions: PROJECT_COMPILER_OPTIONS, include: ["src", "test", "crdshift.config.ts"] }, null, 2)}\n`;
 
 function registrySource(kinds: ScaffoldKind[]): string {
   const imports = kinds.map((kind) => `import { ${kind.constant} } from "./kinds/${kind.base}.js";`).join("\n");

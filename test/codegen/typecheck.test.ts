@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
+import { PROJECT_COMPILER_OPTIONS } from "../../src/cli/scaffold";
 import { kindFiles } from "../../src/codegen/kind-files";
 import type { Crd } from "../../src/openapi/crd-document";
 import { deepCrd } from "./deep-crd";
@@ -9,7 +10,7 @@ import { readCrdFile, root, scratchDir } from "./generated";
 
 /**
  * Generated code must compile as users compile it. The schemas files import zod only: they are
- * checked alone under tsc --init's strictest settings for Node's ESM. The kind files import
+ * checked alone under the tsconfig.json crdshift init writes (tsc --init's strictness, Node's ESM). The kind files import
  * crdshift: checked with this repository's sources behind the name `crdshift`.
  */
 const FILES = ["test/fixtures/crds/widgets.example.com.yaml", "test/fixtures/crds/gadgets.example.com.yaml", "examples/crds/crontabs.example.com.yaml", "examples/crds/crontabs.stable.example.com.yaml"];
@@ -17,20 +18,8 @@ const crds: Crd[] = [...FILES.flatMap(readCrdFile), deepCrd(24)];
 const scratch = scratchDir("typecheck");
 afterAll(() => scratch.remove());
 
-const strict: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  lib: ["lib.es2022.d.ts"],
-  types: [],
-  strict: true,
-  noUncheckedIndexedAccess: true,
-  exactOptionalPropertyTypes: true,
-  verbatimModuleSyntax: true,
-  isolatedModules: true,
-  skipLibCheck: true,
-  noEmit: true,
-};
+/** The tsconfig.json crdshift init writes, without @types (the schemas files need none). */
+const strict: ts.CompilerOptions = { ...ts.convertCompilerOptionsFromJson(PROJECT_COMPILER_OPTIONS, root).options, types: [] };
 
 function diagnostics(files: string[], options: ts.CompilerOptions): string[] {
   const program = ts.createProgram(files, options);

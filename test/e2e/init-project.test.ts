@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
+import { listeningOn, offlineEnv, run } from "./run";
 
 /**
  * `crdshift init` as a CRD author runs it, from the tarball `npm pack` makes, in a fresh folder
@@ -21,45 +22,10 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
 const packaged = typeof manifest.exports === "object" && "./node" in manifest.exports && "./aws-cdk" in manifest.exports;
 const TOKEN = "init-project-token-0123456789";
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** No network but the npm registry, no telemetry, no credentials, nothing of vitest's own. */
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? "",
-    HOME: process.env.HOME ?? "",
-    npm_config_update_notifier: "false",
-    npm_config_fund: "false",
-    npm_config_audit: "false",
-    WRANGLER_SEND_METRICS: "false",
-    CDK_DISABLE_VERSION_CHECK: "1",
-    CDK_DISABLE_CLI_TELEMETRY: "true",
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-    ...extra,
-  };
-}
-
-function sh(command: string, args: string[], cwd: string, extra?: Record<string, string>): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: env(extra), stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function ok(command: string, args: string[], cwd: string, extra?: Record<string, string>): Promise<Ran> {
-  const ran = await sh(command, args, cwd, extra);
-  if (ran.code !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${ran.code}\n${ran.stdout}\n${ran.stderr}`);
-  return ran;
-}
+/** Runs a command in `cwd` offline; throws with its output when it fails. */
+const ok = (command: string, args: string[], cwd: string, extra?: Record<string, string>) => run(command, args, { cwd, env: offlineEnv(extra) });
+/** The same, for a command expected to fail: its exit code is the caller's to check. */
+const sh = (command: string, args: string[], cwd: string) => run(command, args, { cwd, allowFailure: true });
 
 /** npm start's whole process group (npm, sh, node), if it is still there. */
 function stop(child: ChildProcess): void {
@@ -178,17 +144,9 @@ describe.skipIf(!packaged)("crdshift init, from the packed tarball to a project 
   });
 
   it("npm start serves it: v1beta1 -> v1 changes only apiVersion; a field of the wrong type is a Failure naming it", async () => {
-    const server = spawn("npm", ["start"], { cwd: project, env: env({ PORT: "0", HOST: "127.0.0.1", CRDSHIFT_TOKEN: TOKEN }), detached: true });
+    const server = spawn("npm", ["start"], { cwd: project, env: offlineEnv({ PORT: "0", HOST: "127.0.0.1", CRDSHIFT_TOKEN: TOKEN }), detached: true });
     running.push(server);
-    const base = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      server.stdout!.on("data", (chunk) => {
-        out += chunk;
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-        if (match) resolve(match[1]!);
-      });
-      server.on("exit", (code) => reject(new Error(`npm start exited with ${code}: ${out}`)));
-    });
+    const base = await listeningOn(server, "npm start");
     const post = async (sent: SentReview) => {
       const res = await fetch(`${base}/convert/${TOKEN}?timeout=30s`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(sent) });
       const text = await res.text();

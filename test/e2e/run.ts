@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 
 export interface Ran {
   code: number | null;
@@ -38,5 +38,18 @@ export function run(command: string, args: string[], options: { cwd: string; env
       if (code !== 0 && !options.allowFailure) reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${stdout}\n${stderr}`));
       else resolve({ code, stdout, stderr });
     });
+  });
+}
+
+/** The URL a crdshift server prints once it listens on 127.0.0.1; rejects if it exits first. */
+export function listeningOn(server: ChildProcess, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    server.stdout!.on("data", (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    server.on("exit", (code) => reject(new Error(`${what} exited with ${code}: ${out}`)));
   });
 }

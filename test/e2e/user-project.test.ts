@@ -7,7 +7,7 @@ import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
 import { LambdaHost, functionUrlEvent } from "../bundles/lambda";
-import { offlineEnv, run } from "./run";
+import { listeningOn, offlineEnv, run } from "./run";
 
 /**
  * What a CRD author does with crdshift, in a fresh project outside this repository: it depends on
@@ -105,15 +105,7 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     await inProject(["run", "build:server"]);
     const server = spawn(process.execPath, ["dist/server.js"], { cwd: project, env: offlineEnv({ PORT: "0", HOST: "127.0.0.1", CRDSHIFT_TOKEN: TOKEN }) });
     running.push(server);
-    const base = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      server.stdout!.on("data", (chunk) => {
-        out += chunk;
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-        if (match) resolve(match[1]!);
-      });
-      server.on("exit", (code) => reject(new Error(`the server exited with ${code}: ${out}`)));
-    });
+    const base = await listeningOn(server, "the server");
     const res = await fetch(`${base}/convert/${TOKEN}?timeout=30s`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(sent) });
     const text = await res.text();
     expect(checkReply(sent, res.status, text, res.headers.get("content-type") ?? "")).toMatchObject({ ok: true });

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { describe, expect, it } from "vitest";
 import { convertObjects } from "../../src/engine";
+import { mayHoldProtoKey } from "../../src/engine/proto-keys";
 import { decodeJson } from "../../src/protocol";
 import { createRegistry, defineKind } from "../../src/registry";
 import { post, testApp } from "../helpers";
@@ -59,6 +60,20 @@ describe("__proto__ fields lost to the prototype setter are put back", () => {
     const { text } = await convertedOverHttp(assignConverter, OBJECT, "v3", (o) => ({ ...o, step: 2 }));
     expect(text).toContain('"__proto__":{"x":"y"}');
     expect(text).toContain('"step":2');
+  });
+
+  it("when the key is spelled with JSON escapes (a client other than the apiserver may send it so)", async () => {
+    const escaped = OBJECT.replace('"__proto__":{"x"', '"\\u005f\\u005fproto\\u005f\\u005f":{"x"').replace('"list":{"__proto__"', '"list":{"__pr\\u006fto__"');
+    expect(escaped).not.toContain("__proto__");
+    const { text, object } = await convertedOverHttp(assignConverter, escaped);
+    expect(text).toContain('"__proto__":{"x":"y"}');
+    expect(object.spec.list["__proto__"]).toEqual([1, { z: null }]);
+  });
+
+  it("is looked for only where a body could hold the key: Go's escapes (<, >, &) alone do not count", () => {
+    expect(mayHoldProtoKey('{"a":"\\u003cb\\u003e \\u0026"}')).toBe(false);
+    expect(mayHoldProtoKey('{"\\u005F_proto__":1}')).toBe(true);
+    expect(mayHoldProtoKey('{"__proto__":1}')).toBe(true);
   });
 
   it("when the engine is called directly, without a body to look at (the CLI, the test kit)", async () => {

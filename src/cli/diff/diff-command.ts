@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
 import type { Registry } from "../../registry";
 import { webhookUrlError } from "../crd";
-import { UsageError, parseDocuments, readInput } from "../io";
+import { UsageError, parseDocuments, readInput, readTextFile } from "../io";
 import { loadRegistry } from "../load-registry";
 import { registrySide, urlSide, type ConversionSide } from "../webhook-call/conversion-side";
 import { redactUrl } from "../webhook-call/review-request";
@@ -59,7 +58,7 @@ export async function diffCommand(values: Record<string, unknown>, registry: () 
     if (invalid && !(http && values["allow-http"] === true)) {
       throw new UsageError(`--against: ${invalid}${http ? "; add --allow-http to call a local server" : ""}`);
     }
-    baseline = urlSide(redactUrl(against), against, { ...(typeof values.ca === "string" ? { ca: readCa(values.ca) } : {}) });
+    baseline = urlSide(redactUrl(against), against, { ...(typeof values.ca === "string" ? { ca: readTextFile(values.ca, `--ca ${values.ca}`) } : {}) });
   } else {
     baselineRegistry = await loadRegistry(against, `--against ${against}`);
     baseline = registrySide(`registry ${against}`, baselineRegistry);
@@ -81,13 +80,5 @@ export async function diffCommand(values: Record<string, unknown>, registry: () 
   } finally {
     baseline.close();
     candidate.close();
-  }
-}
-
-function readCa(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (error) {
-    throw new UsageError(`cannot read --ca ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
 }

@@ -110,8 +110,10 @@ export function createPoster(url: string, connection: Connection = {}) {
           let raw = Buffer.concat(chunks);
           if (/^\s*gzip\s*$/i.test(res.headers["content-encoding"] ?? "")) {
             try {
-              raw = gunzipSync(raw);
+              // Bounded as the bytes on the wire are: a small gzip can unpack to gigabytes.
+              raw = gunzipSync(raw, { maxOutputLength: MAX_REPLY_BYTES });
             } catch (error) {
+              if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return fail(`the reply is larger than ${MAX_REPLY_BYTES} bytes once unzipped`);
               return fail(`gzip: ${(error as Error).message}`);
             }
           }

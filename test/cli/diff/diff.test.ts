@@ -157,6 +157,10 @@ describe("crdshift diff against a running server", () => {
       const trusted = await run(["-f", "examples/objects/docs-v1beta1.yaml", "--against", `${secure.origin}/convert`, "--ca", CA]);
       expect(trusted.stdout).toMatch(/no change in 4 conversions of 2 objects\n$/);
       expect(trusted.code).toBe(0);
+      expect(await run(["-f", "examples/objects/docs-v1beta1.yaml", "--against", `${secure.origin}/convert`, "--ca", "missing.pem"])).toMatchObject({
+        code: 2,
+        stderr: "crdshift: cannot read --ca missing.pem: ENOENT\n",
+      });
     } finally {
       await secure.close();
     }

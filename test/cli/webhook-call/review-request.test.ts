@@ -59,7 +59,8 @@ describe("createPoster: the apiserver's HTTP call", () => {
   beforeAll(async () => {
     server = await serveRaw((req, res, body) => {
       seen = { method: req.method!, url: req.url!, headers: req.headers, body };
-      if (req.url!.startsWith("/gzip")) res.writeHead(200, { "Content-Encoding": "gzip" }).end(gzipSync('{"zipped":true}'));
+      if (req.url!.startsWith("/gzip-bomb")) res.writeHead(200, { "Content-Encoding": "gzip" }).end(gzipSync(Buffer.alloc(64 * 1024 * 1024 + 1, 0x20)));
+      else if (req.url!.startsWith("/gzip")) res.writeHead(200, { "Content-Encoding": "gzip" }).end(gzipSync('{"zipped":true}'));
       else res.writeHead(200, { "Content-Type": "application/json" }).end('{"ok":true}');
     });
   });
@@ -89,5 +90,12 @@ describe("createPoster: the apiserver's HTTP call", () => {
     const result = await poster.post(reviewRequest("example.com/v1", [{}]));
     poster.close();
     expect(result).toMatchObject({ ok: true, body: '{"zipped":true}' });
+  });
+
+  it("holds a gzip reply to the same 64 MiB once unpacked, not only as sent", async () => {
+    const poster = createPoster(`${server.origin}/gzip-bomb`);
+    const result = await poster.post(reviewRequest("example.com/v1", [{}]));
+    poster.close();
+    expect(result).toMatchObject({ ok: false, error: `Post "${server.origin}/gzip-bomb?timeout=30s": the reply is larger than 67108864 bytes once unzipped` });
   });
 });
