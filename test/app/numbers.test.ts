@@ -78,7 +78,7 @@ describe("what a converter returns that JSON cannot carry", () => {
   for (const [raw, what] of [
     ["abc", "NaN"],
     ["Infinity", "Infinity"],
-  ]) {
+  ] as const) {
     it(`${what} is not passed off as null: a Failure naming the object`, async () => {
       const res = await post(app, wire(sent(raw)));
       expect((await res.json()).response.result).toEqual({
