@@ -1,6 +1,4 @@
 import type { BodyShape } from "../protocol/body-scan";
-import { encodeJson } from "../protocol/json";
-import { utf8Length } from "../protocol/size";
 import type { FailureCause } from "./convert";
 import { describeObject } from "./describe";
 
@@ -16,6 +14,27 @@ export interface LimitFailure {
 
 // Metadata larger than this is not read just to name an object refused for its size.
 const METADATA_READ_LIMIT = 1024 * 1024;
+
+/**
+ * Most a review may hold besides its objects, in UTF-16 units of text. An apiserver's review
+ * has a few hundred bytes there (uid, versions, an empty response); a large envelope would be
+ * parsed whole though no limit counts it (32 MiB of `{}` there kept the event loop 15 s).
+ */
+export const ENVELOPE_LIMIT = 64 * 1024;
+
+/**
+ * Why a scanned body is not a review as an apiserver writes one, or undefined: `request.objects`
+ * missing (or spelled with escapes), repeated, or much beside it. Only bodies too large to
+ * parse first are scanned, and these limits are what lets the scan speak for the whole review.
+ */
+export function envelopeProblem(text: string, shape: BodyShape): string | undefined {
+  const { objects } = shape;
+  if (!objects || objects.end < 0) return "no request.objects array found (with its keys spelled plainly)";
+  if (shape.objectsArrays > 1) return "request.objects appears more than once";
+  const outside = text.length - (objects.end + 1 - objects.start);
+  if (outside > ENVELOPE_LIMIT) return `${outside} characters outside request.objects, over the ${ENVELOPE_LIMIT} a review's envelope may take`;
+  return undefined;
+}
 
 /**
  * Why a review is refused as a whole, decided from the scan of its text before it is parsed:
@@ -40,24 +59,11 @@ export function limitFailureBeforeParse(text: string, shape: BodyShape, limits: 
 }
 
 /**
- * The same limits on the parsed objects: their number, and their size where the scan could not
- * tell which item was which object (a body spelling `request` or `objects` with escapes, or
- * repeating them). `shape` is undefined for a body too short for any object to exceed the limit.
+ * The objects limit on the parsed objects, for a body parsed before any scan: one too short
+ * for any object in it to exceed the size limit.
  */
-export function limitFailure(objects: readonly unknown[], shape: BodyShape | undefined, limits: ReviewLimits): LimitFailure | undefined {
-  if (objects.length > limits.maxObjects) return tooMany(objects.length, limits);
-  // UTF-8 takes at most three bytes per UTF-16 unit: shorter items cannot exceed the limit.
-  if (!shape || shape.largestItem * 3 <= limits.maxObjectBytes || sizesScanned(shape, limits)) return undefined;
-  for (let index = 0; index < objects.length; index++) {
-    const bytes = utf8Length(encodeJson(objects[index]) ?? "");
-    if (bytes > limits.maxObjectBytes) return tooLarge(index, objects[index], bytes, limits);
-  }
-  return undefined;
-}
-
-/** Whether the scan measured every item that might exceed the limit as an element of the one `request.objects`. */
-function sizesScanned(shape: BodyShape, limits: ReviewLimits): boolean {
-  return shape.objects !== undefined && shape.objectsArrays === 1 && shape.largestOtherItem * 3 <= limits.maxObjectBytes;
+export function limitFailure(objects: readonly unknown[], limits: ReviewLimits): LimitFailure | undefined {
+  return objects.length > limits.maxObjects ? tooMany(objects.length, limits) : undefined;
 }
 
 function tooMany(count: number, limits: ReviewLimits): LimitFailure {

@@ -1,4 +1,4 @@
-import { scanBody, treeDepth, type BodyShape } from "../protocol/body-scan";
+import { scanBody, treeDepth } from "../protocol/body-scan";
 import { JsonError, OutOfRange, decodeJson, encodeJson, mayHoldCarefulNumber, type Decoded } from "../protocol/json";
 import { failureReply, successReply } from "../protocol/reply";
 import { parseReview, type ConversionReview } from "../protocol/review";
@@ -6,7 +6,7 @@ import { exceedsEmbedded } from "../protocol/size";
 import type { Registry } from "../registry";
 import { convertObjects, type BatchResult } from "./convert";
 import { describeObject } from "./describe";
-import { limitFailure, limitFailureBeforeParse, type LimitFailure, type ReviewLimits } from "./limits";
+import { envelopeProblem, limitFailure, limitFailureBeforeParse, type LimitFailure, type ReviewLimits } from "./limits";
 import { holdsNonFiniteNumber, holdsValue, isJsonObject } from "./plain";
 
 export interface BodyOptions extends ReviewLimits {
@@ -35,19 +35,29 @@ export async function convertBody(registry: Registry, text: string, options: Bod
   if (!parsed.ok) return { rejected: "invalid-review", message: parsed.message };
   const { review } = parsed;
   const { request } = review;
-  const refusal = read.refusal ?? limitFailure(request.objects, read.shape, options) ?? (decoded.outOfRange ? outOfRangeFailure(request.objects) : undefined);
+  const refusal = read.refusal ?? limitFailure(request.objects, options) ?? (decoded.outOfRange ? outOfRangeFailure(request.objects) : undefined);
   const result: BatchResult = refusal
     ? { ok: false, ...refusal }
     : await convertObjects(registry, request.desiredAPIVersion, request.objects, options);
-  return { review, ...encodeReply(review, result, decoded.lossless, options.replyLimitBytes) };
+  return { review, ...encodeReply(review, result, decoded.lossless, read.depth > NATIVE_PRINT_DEPTH, options.replyLimitBytes) };
 }
 
-/** A parsed body; `shape` unless it was parsed first; `refusal` if a limit refused it before parsing (`decoded` is then its envelope). */
+/**
+ * A parsed body, how deep it nests (0: too short to matter), and the refusal of a limit decided
+ * before parsing (`decoded` is then the envelope alone).
+ */
 interface Read {
   decoded: Decoded;
-  shape: BodyShape | undefined;
+  depth: number;
   refusal: LimitFailure | undefined;
 }
+
+/**
+ * Deeper than this, replies are printed iteratively: V8's JSON.stringify checks each level
+ * against all those above it, so its time grows with the square of the depth (6 ms for one
+ * 4,000-deep chain, where it then runs out of stack).
+ */
+const NATIVE_PRINT_DEPTH = 500;
 
 /**
  * Largest body parsed before it is scanned. Parsing is what costs (V8 takes about 0.5 us per
@@ -67,23 +77,26 @@ const DECODE_CAREFUL = { outOfRange: "mark", carefulNumbers: true } as const;
  * care is parsed natively first and its depth read from the tree; any other is scanned first:
  * over a limit, only the review's envelope is parsed, to answer it.
  */
-function readBody(text: string, options: BodyOptions): Read | { rejected: "too-deep" | "invalid-json"; message: string } {
+function readBody(text: string, options: BodyOptions): Read | { rejected: "too-deep" | "invalid-json" | "invalid-review"; message: string } {
   try {
     // UTF-8 takes at most three bytes per UTF-16 unit: below a third of the limit, no item exceeds it.
     if (text.length <= PARSE_FIRST_LIMIT && text.length * 3 <= options.maxObjectBytes && !mayHoldCarefulNumber(text)) {
       const decoded = decodeJson(text, DECODE_PLAIN);
-      // Each level takes two characters: a shorter body cannot nest deeper than the limit.
-      const depth = text.length > 2 * options.maxDepth ? treeDepth(decoded.value) : 0;
-      return depth > options.maxDepth ? tooDeep(depth, options.maxDepth) : { decoded, shape: undefined, refusal: undefined };
+      // Each level takes two characters: a body this short nests less than the limit, and too
+      // little to keep JSON.stringify long (a 10,000-deep chain: 6 ms before it gives up).
+      const depth = text.length > 2 * Math.min(options.maxDepth, 10_000) ? treeDepth(decoded.value) : 0;
+      return depth > options.maxDepth ? tooDeep(depth, options.maxDepth) : { decoded, depth, refusal: undefined };
     }
     const shape = scanBody(text, options.maxObjectBytes);
     if (shape.depth > options.maxDepth) return tooDeep(shape.depth, options.maxDepth);
+    const unusual = envelopeProblem(text, shape);
+    if (unusual) return { rejected: "invalid-review", message: `body is not a ConversionReview as an apiserver writes one: ${unusual}` };
     const refusal = limitFailureBeforeParse(text, shape, options);
     if (refusal) {
       const { start, end } = shape.objects!;
-      return { decoded: decodeJson(`${text.slice(0, start)}[]${text.slice(end + 1)}`, DECODE), shape, refusal };
+      return { decoded: decodeJson(`${text.slice(0, start)}[]${text.slice(end + 1)}`, DECODE), depth: 0, refusal };
     }
-    return { decoded: decodeJson(text, shape.carefulNumbers ? DECODE_CAREFUL : DECODE_PLAIN), shape, refusal: undefined };
+    return { decoded: decodeJson(text, shape.carefulNumbers ? DECODE_CAREFUL : DECODE_PLAIN), depth: shape.depth, refusal: undefined };
   } catch (error) {
     if (error instanceof JsonError) return { rejected: "invalid-json", message: error.message };
     throw error;
@@ -104,18 +117,24 @@ function outOfRangeFailure(objects: readonly unknown[]): LimitFailure | undefine
   };
 }
 
-function encodeReply(review: ConversionReview, result: BatchResult, lossless: boolean, replyLimit?: number): { text: string; failure?: { cause: string; message: string } } {
+function encodeReply(
+  review: ConversionReview,
+  result: BatchResult,
+  lossless: boolean,
+  deep: boolean,
+  replyLimit?: number,
+): { text: string; failure?: { cause: string; message: string } } {
   const fail = (cause: string, message: string) => ({ text: encodeJson(failureReply(review, message)), failure: { cause, message } });
   if (!result.ok) return fail(result.cause, result.message);
   const { objects } = result;
   let text: string;
   try {
-    text = encodeJson(successReply(review, objects), lossless);
+    text = encodeJson(successReply(review, objects), lossless, deep);
   } catch (error) {
     // Only what a converter returned can fail to print: a cycle, or a toJSON that throws.
     const index = objects.findIndex((object) => {
       try {
-        encodeJson(object, lossless);
+        encodeJson(object, lossless, deep);
         return false;
       } catch {
         return true;

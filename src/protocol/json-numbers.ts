@@ -16,8 +16,6 @@ export interface Rewritten {
   text: string;
   /** What each marker stands for, by its number. */
   values: Array<bigint | OutOfRange>;
-  /** Prefix of every marker string once parsed; random, so no string of the body can pose as one. */
-  prefix: string;
   /** Where in the original text the first out-of-range number starts, or -1. */
   firstOutOfRange: number;
 }
@@ -34,8 +32,7 @@ const NONZERO_DIGIT = /[1-9]/;
  */
 export function markNumbers(text: string): Rewritten | undefined {
   const values: Array<bigint | OutOfRange> = [];
-  const prefix = `\u0001${randomTag()}:`;
-  const escapedPrefix = `\\u0001${prefix.slice(1)}`;
+  const escapedPrefix = `\\u0001${processTag()}:`;
   let out = "";
   let copied = 0;
   let firstOutOfRange = -1;
@@ -82,7 +79,7 @@ export function markNumbers(text: string): Rewritten | undefined {
     i++;
   }
   if (values.length === 0) return undefined;
-  return { text: out + text.slice(copied), values, prefix, firstOutOfRange };
+  return { text: out + text.slice(copied), values, firstOutOfRange };
 }
 
 /** What a well-formed number token must become instead of JSON.parse's double, if anything. */
@@ -105,7 +102,9 @@ function changedValue(token: string): bigint | OutOfRange | undefined {
  * Iterative, as the tree may be as deep as the text.
  */
 export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
-  const { prefix, values } = marked;
+  const { values } = marked;
+  // Every marker string once parsed; the tag is random, so no string of a body can pose as one.
+  const prefix = `\u0001${processTag()}:`;
   const restore = (value: unknown): unknown =>
     typeof value === "string" && value.charCodeAt(0) === 1 && value.startsWith(prefix) ? values[Number(value.slice(prefix.length))] : value;
   const top = restore(root);
@@ -148,10 +147,18 @@ function hasExponent(text: string, start: number, end: number): boolean {
   return false;
 }
 
-function randomTag(): string {
-  const bytes = new Uint8Array(12);
-  crypto.getRandomValues(bytes);
-  let tag = "";
-  for (const byte of bytes) tag += byte.toString(36).padStart(2, "0");
+let tag: string | undefined;
+
+/**
+ * Twelve random bytes in base 36, drawn once per process: markers built with it appear only
+ * for the moment of a call, never in a reply, so nothing outside can learn it.
+ */
+export function processTag(): string {
+  if (tag === undefined) {
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    tag = "";
+    for (const byte of bytes) tag += byte.toString(36).padStart(2, "0");
+  }
   return tag;
 }

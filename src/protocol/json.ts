@@ -1,4 +1,4 @@
-import { markNumbers, restoreNumbers } from "./json-numbers";
+import { markNumbers, processTag, restoreNumbers } from "./json-numbers";
 import { printJson } from "./json-print";
 import { findSyntaxError } from "./json-syntax";
 
@@ -78,18 +78,40 @@ function parse(text: string): unknown {
 }
 
 /**
- * Serializes a reply: natively, unless it holds a `bigint` (after a lossless decode, or from a
- * converter) or nests deeper than V8's JSON.stringify can go; then iteratively, to the same text.
+ * Serializes a reply: natively, printing any `bigint` (after a lossless decode, or from a
+ * converter) as the integer it is; iteratively, to the same text, where the value nests
+ * deeper than V8's JSON.stringify does well. `deep`: the value is known to, so JSON.stringify
+ * is not tried at all.
  */
-export function encodeJson(value: unknown, lossless = false): string {
-  if (!lossless) {
+export function encodeJson(value: unknown, lossless = false, deep = false): string {
+  if (!deep) {
     try {
-      return JSON.stringify(value);
+      return lossless ? stringifyWithBigInts(value) : JSON.stringify(value);
     } catch (error) {
-      if (!(error instanceof RangeError) && !(error instanceof TypeError && /BigInt/i.test(error.message))) throw error;
+      const bigint = error instanceof TypeError && /BigInt/i.test(error.message);
+      if (bigint && !lossless) return encodeJson(value, true);
+      // Still a bigint after the replacer: one boxed in an object, which the printer unboxes.
+      if (!bigint && !(error instanceof RangeError)) throw error;
     }
   }
   const text = printJson(value);
   if (text === undefined) throw new TypeError("value cannot be serialized to JSON");
   return text;
 }
+
+/**
+ * JSON.stringify, with each `bigint` written as its digits: a replacer turns it into a string
+ * marked with a random tag, which the text then loses with its quotes. Twice JSON.stringify's
+ * time, where a printer of our own takes three times.
+ */
+function stringifyWithBigInts(value: unknown): string {
+  bigintMark ??= `bigint-${processTag()}:`;
+  const mark = bigintMark;
+  const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? `${mark}${item}` : item));
+  if (!text?.includes(mark)) return text;
+  markedBigInt ??= new RegExp(`"${mark}(-?\\d+)"`, "g");
+  return text.replace(markedBigInt, "$1");
+}
+
+let bigintMark: string | undefined;
+let markedBigInt: RegExp | undefined;

@@ -60,6 +60,25 @@ describe("the iterative printer writes what JSON.stringify writes", () => {
   });
 });
 
+describe("encodeJson", () => {
+  it("prints bigint as its digits, deep or not, and a string that looks like a marked one as it is", () => {
+    const value = { a: [1n, -18446744073709551615n, "bigint-x:12", { b: Object(5n) }], c: 2 };
+    const text = '{"a":[1,-18446744073709551615,"bigint-x:12",{"b":5}],"c":2}';
+    expect(encodeJson(value, true)).toBe(text);
+    expect(encodeJson(value)).toBe(text); // a converter's bigint, unannounced
+    expect(encodeJson(value, true, true)).toBe(text);
+  });
+
+  it("property: the same text as JSON.stringify, bigints aside, deep or not", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.boolean(), fc.boolean(), (value, lossless, deep) => {
+        expect(encodeJson(value, lossless, deep)).toBe(JSON.stringify(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe("reading numbers that JSON.parse would change", () => {
   it("keeps int64 exact at any depth", () => {
     const decoded = decodeJson(nest(50_000, "-9223372036854775808"));
