@@ -41,15 +41,18 @@ function copyShallow<T>(value: T, depth: number): T {
   if (typeof value !== "object" || value === null) return value;
   if (depth === RECURSION_LIMIT) return copyDeep(value);
   if (Array.isArray(value)) {
-    const out = new Array(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = copyShallow(value[i], depth + 1);
+    const out = value.slice();
+    for (let i = 0; i < out.length; i++) {
+      const item: unknown = out[i];
+      if (typeof item === "object" && item !== null) out[i] = copyShallow(item, depth + 1);
+    }
     return out as T;
   }
-  const out: JsonObject = {};
-  for (const key of Object.keys(value)) {
-    const item = copyShallow((value as JsonObject)[key], depth + 1);
-    if (key === "__proto__") setKey(out, key, item);
-    else out[key] = item;
+  // A spread copies keys as data (`__proto__` too) and fastest; then the values that are objects.
+  const out: JsonObject = { ...(value as JsonObject) };
+  for (const key in out) {
+    const item = out[key];
+    if (typeof item === "object" && item !== null) setKey(out, key, copyShallow(item, depth + 1));
   }
   return out as T;
 }
@@ -138,7 +141,8 @@ export function privateMetadata(metadata: JsonObject): JsonObject {
   for (const key of Object.keys(metadata)) {
     const value = metadata[key];
     if (key === "managedFields") copy[key] = value;
-    else setKey(copy, key, copyJson(value));
+    else if (key === "__proto__") setKey(copy, key, copyJson(value));
+    else copy[key] = copyJson(value);
   }
   return copy;
 }

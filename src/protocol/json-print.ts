@@ -96,15 +96,14 @@ class Output {
 
 /** What JSON.stringify would serialize in place of `value` (held under `key`): toJSON's result, primitives unboxed. */
 function prepare(value: unknown, key: string | number): unknown {
-  if ((typeof value === "object" && value !== null) || typeof value === "bigint") {
-    const toJSON = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === "function") value = toJSON.call(value, String(key));
-  }
-  if (typeof value === "object" && value !== null) {
-    if (value instanceof Number) return Number(value);
-    if (value instanceof String) return String(value);
-    if (value instanceof Boolean || value instanceof BigInt) return value.valueOf();
-  }
+  if ((typeof value !== "object" || value === null) && typeof value !== "bigint") return value;
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === "function") value = toJSON.call(value, String(key));
+  // Plain objects and arrays (nearly everything) need no further look.
+  if (typeof value !== "object" || value === null || Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype) return value;
+  if (value instanceof Number) return Number(value);
+  if (value instanceof String) return String(value);
+  if (value instanceof Boolean || value instanceof BigInt) return value.valueOf();
   return value;
 }
 
