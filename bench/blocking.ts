@@ -40,6 +40,7 @@ const bodies: Array<[string, () => string]> = [
   ["11 CronTabs of 3 MiB of {}", () => dense(11)],
   ["11 CronTabs of 3 MiB of []", () => dense(11, "[]")],
   ["100,000 CronTabs holding {} and one int64 (the careful path)", () => dense(100_000).replace('"hostPort":"h:1"', '"hostPort":"h:1","n":9223372036854775807')],
+  ["11 CronTabs of 3 MiB of int64 beyond 2^53", () => dense(11, "9007199254740993")],
   ["chains 9,990 deep, 3 MiB per CronTab", () => deepChains(9990)],
   ["32 MiB of {} beside request.objects", () => envelope(cronTab(0, "[]"), `"extra":${array("{}", Math.floor((LIMIT - 300) / 3))},`)],
 ];
