@@ -1,5 +1,5 @@
 import { scanBody, treeDepth } from "../protocol/body-scan";
-import { JsonError, OutOfRange, decodeJson, encodeJson, mayHoldCarefulNumber, type Decoded } from "../protocol/json";
+import { JsonError, OutOfRange, decodeJson, encodeJson, mayHoldCarefulNumber, syntaxErrorMessage, type Decoded } from "../protocol/json";
 import { failureReply, successReply } from "../protocol/reply";
 import { parseReview, type ConversionReview } from "../protocol/review";
 import { exceedsEmbedded } from "../protocol/size";
@@ -90,7 +90,12 @@ function readBody(text: string, options: BodyOptions): Read | { rejected: "too-d
     const shape = scanBody(text, options.maxObjectBytes);
     if (shape.depth > options.maxDepth) return tooDeep(shape.depth, options.maxDepth);
     const unusual = envelopeProblem(text, shape);
-    if (unusual) return { rejected: "invalid-review", message: `body is not a ConversionReview as an apiserver writes one: ${unusual}` };
+    if (unusual) {
+      // Text that is not JSON at all is said to be that.
+      const broken = syntaxErrorMessage(text);
+      if (broken) return { rejected: "invalid-json", message: broken };
+      return { rejected: "invalid-review", message: `body is not a ConversionReview as an apiserver writes one: ${unusual}` };
+    }
     const refusal = limitFailureBeforeParse(text, shape, options);
     if (refusal) {
       const { start, end } = shape.objects!;

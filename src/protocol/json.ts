@@ -72,9 +72,14 @@ function parse(text: string): unknown {
     return JSON.parse(text);
   } catch {
     // V8's message quotes the text around the error: say where and what, nothing of the content.
-    const error = findSyntaxError(text);
-    throw new JsonError(error ? `body is not valid JSON: ${error.problem} at position ${error.position}` : "body is not valid JSON");
+    throw new JsonError(syntaxErrorMessage(text) ?? "body is not valid JSON");
   }
+}
+
+/** Why the text is not JSON, in words that quote nothing of it; undefined if it is JSON. Builds no tree. */
+export function syntaxErrorMessage(text: string): string | undefined {
+  const error = findSyntaxError(text);
+  return error && `body is not valid JSON: ${error.problem} at position ${error.position}`;
 }
 
 /**

@@ -199,6 +199,8 @@ describe("a body over a limit is refused before its tree is built", () => {
     expect(await refused(sent.replace('"request":{', `"padding":"${"x".repeat(70_000)}","request":{`))).toMatch(
       /^body is not a ConversionReview as an apiserver writes one: 70\d\d\d characters outside request.objects, over the 65536 a review's envelope may take$/,
     );
+    // Text that is not JSON is said to be that, scanned or not.
+    expect(await refused(sent.slice(0, 500))).toBe("body is not valid JSON: unexpected end of the text at position 500");
     // A body short enough to be parsed first is read as JSON.parse reads it.
     const { app: defaults } = testApp();
     expect((await (await post(defaults, sent.replace('"objects"', '"obj\\u0065cts"'))).json()).response.result.status).toBe("Success");
