@@ -1,4 +1,6 @@
+import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
+import { parse as losslessParse } from "lossless-json";
 import { describe, expect, it } from "vitest";
 import { JsonError, OutOfRange, decodeJson, encodeJson } from "../../src/protocol/json";
 import { printJson } from "../../src/protocol/json-print";
@@ -118,6 +120,29 @@ describe("reading numbers that JSON.parse would change", () => {
         else expect(value).toBe(double);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it("property: reads any document as lossless-json reads it (integers beyond 2^53 as bigint, the last of repeated keys)", () => {
+    const exactly = (text: string) => (Number.isSafeInteger(Number(text)) || !/^-?\d+$/.test(text) ? Number(text) : BigInt(text));
+    const big = fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String);
+    const double = fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d));
+    const document = fc.letrec((tie) => ({
+      v: fc.oneof(
+        { depthSize: "small" },
+        fc.jsonValue({ maxDepth: 1 }).map((v) => JSON.stringify(v)),
+        big,
+        double,
+        fc.array(tie("v"), { maxLength: 4 }).map((items) => `[${items.join(",")}]`),
+        fc.array(fc.tuple(fc.constantFrom("a", "b", "__proto__", ""), tie("v")), { maxLength: 4 }).map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`),
+      ),
+    })).v;
+    fc.assert(
+      fc.property(document, (text) => {
+        const reference = losslessParse(text, null, { parseNumber: exactly, onDuplicateKey: ({ newValue }) => newValue });
+        expect(isDeepStrictEqual(decodeJson(text).value, reference)).toBe(true);
+      }),
+      { numRuns: 500 },
     );
   });
 
