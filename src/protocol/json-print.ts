@@ -76,20 +76,17 @@ const CYCLE_WATCH = 10_000;
  */
 class Output {
   private chunks: string[] = [];
-  private chunk = "";
+  private pieces: string[] = [];
 
   add(text: string): void {
-    this.chunk += text;
-    if (this.chunk.length >= 8192) {
-      // Reading a character makes V8 flatten the pieces into one string.
-      this.chunk.charCodeAt(0);
-      this.chunks.push(this.chunk);
-      this.chunk = "";
+    if (this.pieces.push(text) === 4096) {
+      this.chunks.push(this.pieces.join(""));
+      this.pieces.length = 0;
     }
   }
 
   text(): string {
-    this.chunks.push(this.chunk);
+    this.chunks.push(this.pieces.join(""));
     return this.chunks.join("");
   }
 }
