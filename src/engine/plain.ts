@@ -50,7 +50,7 @@ function copyShallow<T>(value: T, depth: number): T {
   }
   // A spread copies keys as data (`__proto__` too) and fastest; then the values that are objects.
   const out: JsonObject = { ...(value as JsonObject) };
-  for (const key in out) {
+  for (const key of Object.keys(out)) {
     const item = out[key];
     if (typeof item === "object" && item !== null) setKey(out, key, copyShallow(item, depth + 1));
   }
