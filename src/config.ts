@@ -56,9 +56,9 @@ export type MetricsConfig =
 export const DEFAULTS = {
   bodyLimitBytes: 32 * 1024 * 1024,
   budgetMs: 25_000,
-  // Kubernetes objects nest a few dozen levels; far below where a recursive converter or
-  // printer would run out of stack.
-  maxDepth: 1_000,
+  // The apiserver's own: sigs.k8s.io/json reads no document nested deeper, its stored objects
+  // and the webhook's reply alike, and a reply nests as deep as its review.
+  maxDepth: 10_000,
   maxObjects: 100_000,
   // etcd stores at most 1.5 MiB per object by default: twice that is more than any real one.
   maxObjectBytes: 3 * 1024 * 1024,

@@ -12,4 +12,4 @@ export {
   type ReviewApiVersion,
 } from "./review";
 export { successReply, failureReply } from "./reply";
-export { scanBody, type BodyShape } from "./shape";
+export { scanBody, type BodyShape } from "./body-scan";

@@ -1,72 +1,122 @@
-import { parse as losslessParse, stringify as losslessStringify } from "lossless-json";
+import { markNumbers, processTag, restoreNumbers } from "./json-numbers";
+import { printJson } from "./json-print";
+import { findSyntaxError } from "./json-syntax";
+
+export { OutOfRange } from "./json-numbers";
 
 /**
- * JSON with int64 safety. CRDs may hold int64 fields, and `JSON.parse` silently rounds
- * integers beyond ±2^53. Every safe integer has at most 15 digits, so a body without a
- * run of 16 digits takes the native parser; the rare other body goes through lossless-json,
- * which hands unsafe integers over as `bigint` and prints them back byte-exact.
+ * JSON that changes no value. `JSON.parse` rounds integers beyond ±2^53 (CRDs may hold int64
+ * fields) and turns numbers beyond a double's range into Infinity or 0. Both need a run of 16
+ * digits or an exponent of three digits, so a body without either takes the native parser
+ * alone; the rare other body goes through protocol/json-numbers.ts, which gives unsafe
+ * integers as `bigint` (printed back byte-exact) and refuses or marks out-of-range numbers.
+ * Nothing here recurses: the apiserver sends objects nested up to 10,000 levels.
  */
 
-/** A parsed document and whether it may hold `bigint` values. */
+/** A parsed document; `lossless`: it may hold `bigint` values; `outOfRange`: it holds `OutOfRange` marks. */
 export interface Decoded {
   value: unknown;
   lossless: boolean;
+  outOfRange: boolean;
 }
 
-// Spelled out: V8's regex engine skips ahead on a literal sequence, ten times faster than \d{16}.
-const MAYBE_UNSAFE_INTEGER = /\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d/;
+export interface DecodeOptions {
+  /** What a scan of the text already knows (protocol/body-scan.ts); without it, regular expressions decide. */
+  carefulNumbers?: boolean;
+  /**
+   * A number beyond a double's range: a JsonError (the default), or an `OutOfRange` in its
+   * place, for a caller that names the object holding it.
+   */
+  outOfRange?: "refuse" | "mark";
+}
+
+// Sixteen digits, or a digit, an exponent of three digits or more, and what may follow a number
+// (which rules out ids such as `9c1e-000000000001`). The digits spelled out: V8's regex engine
+// skips ahead on a fixed run of them, ten times faster than with \d{15}.
+const CAREFUL_NUMBER = /\d(?:\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d|[eE][+-]?\d\d\d+(?:[,}\]\s]|$))/;
 
 export class JsonError extends Error {}
 
-/** Whether a run of 16 digits appears anywhere, strings included: an int64 may need exact parsing. */
-export function mayHoldUnsafeInteger(text: string): boolean {
-  return MAYBE_UNSAFE_INTEGER.test(text);
+/**
+ * Whether the text may hold a number JSON.parse would change: a run of 16 digits, or a long
+ * exponent, anywhere, strings included.
+ */
+export function mayHoldCarefulNumber(text: string): boolean {
+  return CAREFUL_NUMBER.test(text);
 }
 
-/**
- * `longNumber`: what a scan of the text already knows (protocol/shape.ts), so the pre-scan
- * need not run again; without it, the regular expression decides.
- */
-export function decodeJson(text: string, longNumber?: boolean): Decoded {
-  if (!(longNumber ?? mayHoldUnsafeInteger(text))) {
-    try {
-      return { value: JSON.parse(text), lossless: false };
-    } catch (error) {
-      throw new JsonError(`body is not valid JSON: ${(error as Error).message}`);
-    }
+export function decodeJson(text: string, options: DecodeOptions = {}): Decoded {
+  const marked = (options.carefulNumbers ?? mayHoldCarefulNumber(text)) ? markNumbers(text) : undefined;
+  if (marked && marked.firstOutOfRange >= 0 && options.outOfRange !== "mark") {
+    // A broken text is reported as such first.
+    parse(text);
+    throw new JsonError(`body holds a number beyond the range of a 64-bit float at position ${marked.firstOutOfRange}`);
   }
+  if (!marked) return { value: parse(text), lossless: false, outOfRange: false };
+  let parsed: unknown;
   try {
-    const value = losslessParse(text, null, {
-      parseNumber: parseNumberExactly,
-      // Last key wins, as in JSON.parse and in the apiserver's Go decoder.
-      onDuplicateKey: ({ newValue }) => newValue,
-    });
-    return { value, lossless: true };
-  } catch (error) {
-    if (error instanceof RangeError) throw new JsonError("body is nested too deeply");
-    throw new JsonError(`body is not valid JSON: ${(error as Error).message}`);
+    parsed = JSON.parse(marked.text);
+  } catch {
+    parse(text); // the original's error, at its position
+    throw new JsonError("body is not valid JSON");
+  }
+  return {
+    value: restoreNumbers(parsed, marked),
+    lossless: marked.values.some((value) => typeof value === "bigint"),
+    outOfRange: marked.firstOutOfRange >= 0,
+  };
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // V8's message quotes the text around the error: say where and what, nothing of the content.
+    throw new JsonError(syntaxErrorMessage(text) ?? "body is not valid JSON");
   }
 }
 
-function parseNumberExactly(text: string): number | bigint {
-  const n = Number(text);
-  if (Number.isSafeInteger(n) || !/^-?\d+$/.test(text)) return n;
-  return BigInt(text);
+/** Why the text is not JSON, in words that quote nothing of it; undefined if it is JSON. Builds no tree. */
+export function syntaxErrorMessage(text: string): string | undefined {
+  const error = findSyntaxError(text);
+  return error && `body is not valid JSON: ${error.problem} at position ${error.position}`;
 }
 
 /**
- * Serializes a reply. `bigint` only appears after a lossless decode, or if a converter
- * produced one; both cases use the lossless printer.
+ * Serializes a reply: natively, printing any `bigint` (after a lossless decode, or from a
+ * converter) as the integer it is; iteratively, to the same text, where the value nests
+ * deeper than V8's JSON.stringify does well. `deep`: the value is known to, so JSON.stringify
+ * is not tried at all.
  */
-export function encodeJson(value: unknown, lossless = false): string {
-  if (!lossless) {
+export function encodeJson(value: unknown, lossless = false, deep = false): string {
+  if (!deep) {
     try {
-      return JSON.stringify(value);
+      return lossless ? stringifyWithBigInts(value) : JSON.stringify(value);
     } catch (error) {
-      if (!(error instanceof TypeError && /BigInt/i.test(error.message))) throw error;
+      const bigint = error instanceof TypeError && /BigInt/i.test(error.message);
+      if (bigint && !lossless) return encodeJson(value, true);
+      // Still a bigint after the replacer: one boxed in an object, which the printer unboxes.
+      if (!bigint && !(error instanceof RangeError)) throw error;
     }
   }
-  const text = losslessStringify(value);
+  const text = printJson(value);
   if (text === undefined) throw new TypeError("value cannot be serialized to JSON");
   return text;
 }
+
+/**
+ * JSON.stringify, with each `bigint` written as its digits: a replacer turns it into a string
+ * marked with a random tag, which the text then loses with its quotes. Twice JSON.stringify's
+ * time, where a printer of our own takes three times.
+ */
+function stringifyWithBigInts(value: unknown): string {
+  bigintMark ??= `bigint-${processTag()}:`;
+  const mark = bigintMark;
+  const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? `${mark}${item}` : item));
+  if (!text?.includes(mark)) return text;
+  markedBigInt ??= new RegExp(`"${mark}(-?\\d+)"`, "g");
+  return text.replace(markedBigInt, "$1");
+}
+
+let bigintMark: string | undefined;
+let markedBigInt: RegExp | undefined;

@@ -1,12 +1,13 @@
 /** Sizes of text as it travels: the limits the apiserver and the platforms count in bytes. */
 
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
+/** UTF-8 bytes of `text`, or of its part from `start` to `end` (exclusive). */
+export function utf8Length(text: string, start = 0, end = text.length): number {
+  let bytes = end - start;
+  for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
     if (code < 0x80) continue;
     if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < end) {
       bytes += 2; // a surrogate pair: 2 UTF-16 units, 4 bytes
       i++;
     } else bytes += 2;

@@ -2,7 +2,9 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { decodeJson } from "../../src/protocol/json";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
+import { DEEP_TREES, deepConverted, deepReview } from "../deep-reviews";
 import { emfProblems } from "../metrics/emf-spec";
 import { MetricsRecorder } from "../metrics/recorder";
 import { LAMBDA_BUNDLE, LAMBDA_NODE, LambdaHost, functionUrlEvent } from "./lambda";
@@ -121,6 +123,16 @@ describe("the built Lambda bundle behind a function URL", () => {
     const over = await lambda.invoke(functionUrlEvent({ path, body: overBody }));
     expect(over.statusCode).toBe(413);
   });
+
+  for (const [name, tree] of DEEP_TREES) {
+    it(`converts ${name}, as deep as the apiserver stores them`, async () => {
+      const body = deepReview(tree);
+      const result = await lambda.invoke(functionUrlEvent({ path, body }));
+      expect(result.statusCode).toBe(200);
+      expect(checkReply(decodeJson(body).value as SentReview, result.statusCode, result.body)).toMatchObject({ ok: true });
+      expect(result.body).toContain(`"convertedObjects":[${deepConverted(tree)}]`);
+    });
+  }
 
   it("fails cleanly when the converted reply would not fit in the 6 MB response", async () => {
     // Quotes are written \" in the body and \\\" once Lambda embeds the reply in its result:

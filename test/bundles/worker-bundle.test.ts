@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeJson } from "../../src/protocol/json";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
+import { DEEP_TREES, deepConverted, deepReview } from "../deep-reviews";
 import { MetricsRecorder } from "../metrics/recorder";
 
 /**
@@ -74,6 +76,16 @@ describe("the built Workers bundle, in workerd", () => {
     );
     expect((await post(sent, "/convert")).status).toBe(404);
   });
+
+  for (const [name, tree] of DEEP_TREES) {
+    it(`converts ${name}, as deep as the apiserver stores them`, async () => {
+      const body = deepReview(tree);
+      const res = await mf.dispatchFetch(`https://crdshift.test/convert/${TOKEN}?timeout=30s`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+      const text = await res.text();
+      expect(checkReply(decodeJson(body).value as SentReview, res.status, text, res.headers.get("content-type") ?? "")).toMatchObject({ ok: true });
+      expect(text).toContain(`"convertedObjects":[${deepConverted(tree)}]`);
+    });
+  }
 
   it("refuses a bad configuration without revealing it", async () => {
     const broken = worker({ CRDSHIFT_TOKEN: "too/short" });

@@ -5,7 +5,9 @@ import docsV1Response from "../../examples/requests/docs-v1.response.json";
 import docsV1beta1 from "../../examples/requests/docs-v1beta1.json";
 import docsV1beta1Response from "../../examples/requests/docs-v1beta1.response.json";
 import worker from "../../examples/entry/worker";
+import { decodeJson } from "../../src/protocol/json";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
+import { DEEP_TREES, deepConverted, deepReview } from "../deep-reviews";
 
 // Inside workerd, through the Worker entry, with the bindings of vitest.config.ts.
 const TOKEN = "workers-test-token-0123456789";
@@ -72,6 +74,16 @@ describe("in workerd, the Worker", () => {
     const res = await send(body);
     expect(await res.text()).toContain('"status":{"n":9223372036854775807}');
   });
+
+  for (const [name, tree] of DEEP_TREES) {
+    it(`converts ${name}, as deep as the apiserver stores them`, async () => {
+      const body = deepReview(tree);
+      const res = await send(body);
+      const text = await res.text();
+      expect(checkReply(decodeJson(body).value as SentReview, res.status, text, res.headers.get("content-type") ?? "")).toMatchObject({ ok: true });
+      expect(text).toContain(`"convertedObjects":[${deepConverted(tree)}]`);
+    });
+  }
 
   const badInput: Array<[string, () => Promise<Response>, number]> = [
     ["malformed JSON", () => send("{"), 400],
