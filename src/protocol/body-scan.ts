@@ -1,4 +1,5 @@
 import { utf8Length } from "./size";
+import { stringEnd } from "./json-string-end";
 
 /**
  * The shape of a review body, read in one pass over its text before it is parsed, so that a
@@ -60,15 +61,8 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      // Jump to the closing quote: the next one not escaped by an odd run of backslashes.
-      let end = text.indexOf('"', i + 1);
-      for (;;) {
-        if (end < 0) return { depth: max, carefulNumbers, objectsArrays, ...(objects ? { objects } : {}) };
-        let slashes = 0;
-        while (text.charCodeAt(end - 1 - slashes) === 92) slashes++;
-        if ((slashes & 1) === 0) break;
-        end = text.indexOf('"', end + 1);
-      }
+      const end = stringEnd(text, i);
+      if (end < 0) return { depth: max, carefulNumbers, objectsArrays, ...(objects ? { objects } : {}) };
       keyStart = i + 1;
       keyEnd = end;
       i = end + 1;

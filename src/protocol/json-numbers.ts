@@ -1,3 +1,5 @@
+import { stringEnd } from "./json-string-end";
+
 /**
  * The numbers JSON.parse would change: integers beyond ±2^53 (rounded), and numbers beyond a
  * double's range (`1e400` becomes Infinity, printed `null`; `1e-400` becomes 0). The text is
@@ -45,14 +47,8 @@ export function markNumbers(text: string): Rewritten | undefined {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      let end = text.indexOf('"', i + 1);
-      for (;;) {
-        if (end < 0) return undefined; // never closed: JSON.parse will say so
-        let slashes = 0;
-        while (text.charCodeAt(end - 1 - slashes) === 92) slashes++;
-        if ((slashes & 1) === 0) break;
-        end = text.indexOf('"', end + 1);
-      }
+      const end = stringEnd(text, i);
+      if (end < 0) return undefined; // never closed: JSON.parse will say so
       i = end + 1;
       previous = c;
       continue;
