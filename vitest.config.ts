@@ -1,5 +1,5 @@
-import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { fileURLToPath } from "node:url";
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import ts from "typescript";
 import { defineConfig } from "vitest/config";
 
@@ -7,8 +7,12 @@ import { defineConfig } from "vitest/config";
 const WORKER_TOKEN = "workers-test-token-0123456789";
 
 // crdshift's public subpaths resolve to its sources here, by tsconfig.json's table (see there).
-const paths = ts.readConfigFile(fileURLToPath(new URL("tsconfig.json", import.meta.url)), ts.sys.readFile).config.compilerOptions.paths as Record<string, [string]>;
-const alias = Object.entries(paths).map(([name, [file]]) => ({ find: new RegExp(`^${name}$`), replacement: fileURLToPath(new URL(file, import.meta.url)) }));
+const paths = ts.readConfigFile(fileURLToPath(new URL("tsconfig.json", import.meta.url)), ts.sys.readFile).config
+  .compilerOptions.paths as Record<string, [string]>;
+const alias = Object.entries(paths).map(([name, [file]]) => ({
+  find: new RegExp(`^${name}$`),
+  replacement: fileURLToPath(new URL(file, import.meta.url)),
+}));
 
 export default defineConfig({
   test: {

@@ -13,12 +13,19 @@ import { convertBody } from "../src/engine/review";
  */
 const MiB = 1024 * 1024;
 const LIMIT = DEFAULTS.bodyLimitBytes;
-const OPTIONS = { maxDepth: DEFAULTS.maxDepth, maxObjects: DEFAULTS.maxObjects, maxObjectBytes: DEFAULTS.maxObjectBytes, budgetMs: 1e9, deadline: Number.MAX_SAFE_INTEGER };
+const OPTIONS = {
+  maxDepth: DEFAULTS.maxDepth,
+  maxObjects: DEFAULTS.maxObjects,
+  maxObjectBytes: DEFAULTS.maxObjectBytes,
+  budgetMs: 1e9,
+  deadline: Number.MAX_SAFE_INTEGER,
+};
 
 const envelope = (objects: string, extra = "") =>
   `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"example.com/v1",${extra}"objects":[${objects}]}}`;
 /** A valid CronTab the example converts, with `filler` (JSON text) in a field its schema leaves alone. */
-const cronTab = (i: number, filler: string) => `{"apiVersion":"example.com/v1beta1","kind":"CronTab","metadata":{"name":"c${i}","namespace":"ns"},"hostPort":"h:1","x":${filler}}`;
+const cronTab = (i: number, filler: string) =>
+  `{"apiVersion":"example.com/v1beta1","kind":"CronTab","metadata":{"name":"c${i}","namespace":"ns"},"hostPort":"h:1","x":${filler}}`;
 /** `count` copies of `item`, comma-separated, in an array. */
 const array = (item: string, count: number) => `[${Array(count).fill(item).join(",")}]`;
 /** As many objects as fit in the limit, each holding as many `{}` as fit in its share. */
@@ -36,15 +43,32 @@ function deepChains(depth: number): string {
 }
 
 const bodies: Array<[string, () => string]> = [
-  ["11.2 million {} in request.objects (over the objects limit)", () => envelope(Array(Math.floor((LIMIT - 200) / 3)).fill("{}").join(","))],
-  ["one object of 32 MiB of {} (over the size limit)", () => envelope(cronTab(0, array("{}", Math.floor((LIMIT - 300) / 3))))],
+  [
+    "11.2 million {} in request.objects (over the objects limit)",
+    () =>
+      envelope(
+        Array(Math.floor((LIMIT - 200) / 3))
+          .fill("{}")
+          .join(","),
+      ),
+  ],
+  [
+    "one object of 32 MiB of {} (over the size limit)",
+    () => envelope(cronTab(0, array("{}", Math.floor((LIMIT - 300) / 3)))),
+  ],
   ["100,000 CronTabs holding {} to fill 32 MiB", () => dense(100_000)],
   ["11 CronTabs of 3 MiB of {}", () => dense(11)],
   ["11 CronTabs of 3 MiB of []", () => dense(11, "[]")],
-  ["100,000 CronTabs holding {} and one int64 (the careful path)", () => dense(100_000).replace('"hostPort":"h:1"', '"hostPort":"h:1","n":9223372036854775807')],
+  [
+    "100,000 CronTabs holding {} and one int64 (the careful path)",
+    () => dense(100_000).replace('"hostPort":"h:1"', '"hostPort":"h:1","n":9223372036854775807'),
+  ],
   ["11 CronTabs of 3 MiB of int64 beyond 2^53", () => dense(11, "9007199254740993")],
   ["chains 9,990 deep, 3 MiB per CronTab", () => deepChains(9990)],
-  ["32 MiB of {} beside request.objects", () => envelope(cronTab(0, "[]"), `"extra":${array("{}", Math.floor((LIMIT - 300) / 3))},`)],
+  [
+    "32 MiB of {} beside request.objects",
+    () => envelope(cronTab(0, "[]"), `"extra":${array("{}", Math.floor((LIMIT - 300) / 3))},`),
+  ],
 ];
 
 // Each body in a fresh process: the garbage of one must not slow the next.
@@ -65,6 +89,10 @@ if (which === undefined) {
   const start = performance.now();
   const outcome = await convertBody(registry, body, OPTIONS);
   const ms = performance.now() - start;
-  const result = outcome.rejected ? `400 ${outcome.message.slice(0, 60)}` : outcome.failure ? `Failure ${outcome.failure.message.slice(0, 60)}` : `Success, ${(outcome.text.length / MiB).toFixed(1)} MiB reply`;
+  const result = outcome.rejected
+    ? `400 ${outcome.message.slice(0, 60)}`
+    : outcome.failure
+      ? `Failure ${outcome.failure.message.slice(0, 60)}`
+      : `Success, ${(outcome.text.length / MiB).toFixed(1)} MiB reply`;
   console.log(`${(ms / 1000).toFixed(2).padStart(6)} s  ${name} (${(body.length / MiB).toFixed(1)} MiB): ${result}`);
 }

@@ -28,7 +28,11 @@ export function benchColdStart(runs = 25): ColdStart {
       body: JSON.stringify({
         apiVersion: "apiextensions.k8s.io/v1",
         kind: "ConversionReview",
-        request: { uid: "u", desiredAPIVersion: "example.com/v1", objects: [{ apiVersion: "example.com/v1beta1", kind: "CronTab", metadata: { name: "a" }, hostPort: "h:1" }] },
+        request: {
+          uid: "u",
+          desiredAPIVersion: "example.com/v1",
+          objects: [{ apiVersion: "example.com/v1beta1", kind: "CronTab", metadata: { name: "a" }, hostPort: "h:1" }],
+        },
       }),
     }),
   });
@@ -41,11 +45,17 @@ export function benchColdStart(runs = 25): ColdStart {
     const b = performance.now() - t;
     t = performance.now();
     // Results come back on fd 3, as the host writes them (stdout and stderr are the log).
-    const out = spawnSync(process.execPath, [HOST, BUNDLE], { env, input: `${event}\n`, encoding: "utf8", stdio: ["pipe", "pipe", "pipe", "pipe"] });
+    const out = spawnSync(process.execPath, [HOST, BUNDLE], {
+      env,
+      input: `${event}\n`,
+      encoding: "utf8",
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
+    });
     const l = performance.now() - t;
     const result = String(out.output[3] ?? "");
-    if (!result.includes('\\"status\\":\\"Success\\"')) throw new Error(`cold start run failed: ${result}${out.stdout}${out.stderr}`);
-    if (i >= 2) (bare.push(b), lambda.push(l));
+    if (!result.includes('\\"status\\":\\"Success\\"'))
+      throw new Error(`cold start run failed: ${result}${out.stdout}${out.stderr}`);
+    if (i >= 2) bare.push(b), lambda.push(l);
   }
   const nodeMs = median(bare);
   const lambdaMs = median(lambda);

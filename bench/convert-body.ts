@@ -2,7 +2,11 @@ import { registry } from "../examples";
 import { DEFAULTS } from "../src/config";
 import { convertBody as webhookBody } from "../src/engine/review";
 
-const LIMITS = { maxDepth: DEFAULTS.maxDepth, maxObjects: DEFAULTS.maxObjects, maxObjectBytes: DEFAULTS.maxObjectBytes };
+const LIMITS = {
+  maxDepth: DEFAULTS.maxDepth,
+  maxObjects: DEFAULTS.maxObjects,
+  maxObjectBytes: DEFAULTS.maxObjectBytes,
+};
 
 /**
  * What the webhook does to a request body, without HTTP, with every safety on: the same

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,13 +28,22 @@ export async function benchHttp(sizes = [1, 100], seconds = 10): Promise<HttpRow
     const body = reviewBody(n);
     const crdshift = await measure(NODE_SERVER, 18787, "/convert", body, seconds, wrk);
     const bare = await measure(BARE_SERVER, 18788, "/", body, seconds, wrk);
-    rows.push({ objects: n, loadGenerator: wrk ? "wrk" : "autocannon", crdshift, bare, ratio: crdshift.rps / bare.rps });
+    rows.push({
+      objects: n,
+      loadGenerator: wrk ? "wrk" : "autocannon",
+      crdshift,
+      bare,
+      ratio: crdshift.rps / bare.rps,
+    });
   }
   return rows;
 }
 
 async function measure(script: string, port: number, path: string, body: string, seconds: number, wrk: boolean) {
-  const child = spawn(process.execPath, [script], { env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1" }, stdio: "ignore" });
+  const child = spawn(process.execPath, [script], {
+    env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1" },
+    stdio: "ignore",
+  });
   try {
     await ready(port);
     const url = `http://127.0.0.1:${port}${path}`;
@@ -67,7 +76,9 @@ function loadWrk(url: string, body: string, seconds: number) {
   const script = `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(body)}\n`;
   const file = join(tmpdir(), `crdshift-wrk-${process.pid}.lua`);
   writeFileSync(file, script);
-  const out = spawnSync("wrk", ["-t1", "-c50", `-d${seconds}s`, "--latency", "-s", file, url], { encoding: "utf8" }).stdout;
+  const out = spawnSync("wrk", ["-t1", "-c50", `-d${seconds}s`, "--latency", "-s", file, url], {
+    encoding: "utf8",
+  }).stdout;
   rmSync(file);
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
   const ms = (re: RegExp) => {

@@ -18,9 +18,15 @@ type Build = (rest: Record<string, unknown>, fields: { host: string; port: strin
 
 const IDIOMS: Record<string, { safe: boolean; build: Build }> = {
   "{ ...rest, host, port }": { safe: true, build: (rest, { host, port }) => ({ ...rest, host, port }) },
-  "Object.assign(rest, { host, port })": { safe: true, build: (rest, { host, port }) => Object.assign(rest, { host, port }) },
+  "Object.assign(rest, { host, port })": {
+    safe: true,
+    build: (rest, { host, port }) => Object.assign(rest, { host, port }),
+  },
   "{ host, port, ...rest }": { safe: true, build: (rest, { host, port }) => ({ host, port, ...rest }) },
-  "Object.assign({}, rest, { host, port })": { safe: false, build: (rest, { host, port }) => Object.assign({}, rest, { host, port }) },
+  "Object.assign({}, rest, { host, port })": {
+    safe: false,
+    build: (rest, { host, port }) => Object.assign({}, rest, { host, port }),
+  },
 };
 
 const split = (hostPort: string) => {
@@ -49,7 +55,10 @@ function inEngine(build: Build): Promise<number> {
   const kind = defineKind({
     group: "example.com",
     kind: "CronTab",
-    versions: { v1beta1: z.looseObject({ hostPort: z.optional(z.string()) }), v1: z.looseObject({ host: z.optional(z.string()), port: z.optional(z.string()) }) },
+    versions: {
+      v1beta1: z.looseObject({ hostPort: z.optional(z.string()) }),
+      v1: z.looseObject({ host: z.optional(z.string()), port: z.optional(z.string()) }),
+    },
     converters: {
       v1beta1: {
         v1: (object) => {
@@ -62,7 +71,11 @@ function inEngine(build: Build): Promise<number> {
     },
   });
   const registry = createRegistry([kind]);
-  const options = { maxDepth: DEFAULTS.maxDepth, maxObjects: DEFAULTS.maxObjects, maxObjectBytes: DEFAULTS.maxObjectBytes };
+  const options = {
+    maxDepth: DEFAULTS.maxDepth,
+    maxObjects: DEFAULTS.maxObjects,
+    maxObjectBytes: DEFAULTS.maxObjectBytes,
+  };
   const body = reviewBody(100);
   return (async () => {
     const ours: number[] = [];
@@ -76,7 +89,7 @@ function inEngine(build: Build): Promise<number> {
         const outcome = await convertBody(registry, body, options);
         if (outcome.rejected || outcome.failure) throw new Error("the conversion failed");
       }
-      if (round >= 5) (floor.push(f), ours.push(performance.now() - start));
+      if (round >= 5) floor.push(f), ours.push(performance.now() - start);
     }
     return median(ours) / median(floor);
   })();
@@ -88,7 +101,8 @@ if (mode === "alone" || mode === "engine") {
   process.stdout.write(String(mode === "alone" ? alone(build) : await inEngine(build)));
 } else {
   const script = fileURLToPath(import.meta.url);
-  const run = (what: string, idiom: string) => Number(spawnSync(process.execPath, [script, what, idiom], { encoding: "utf8" }).stdout);
+  const run = (what: string, idiom: string) =>
+    Number(spawnSync(process.execPath, [script, what, idiom], { encoding: "utf8" }).stdout);
   for (const [idiom, { safe }] of Object.entries(IDIOMS)) {
     const us = median(Array.from({ length: 5 }, () => run("alone", idiom)));
     const ratio = median(Array.from({ length: 3 }, () => run("engine", idiom)));

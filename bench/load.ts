@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { reviewBody } from "./objects";
@@ -83,8 +83,20 @@ try {
   const growth = after.rss - before.rss;
   const flat = growth <= GROWTH_BOUND_MIB;
   const verdict = errors === 0 && flat;
-  if (json) console.log(JSON.stringify({ seconds, connections: 50, rows, rss: { beforeMiB: before.rss, afterMiB: after.rss, peakMiB: after.peak }, errors, ok: verdict }));
-  say(`\nRSS after warm-up ${before.rss.toFixed(0)} MiB, after the run ${after.rss.toFixed(0)} MiB (growth ${growth.toFixed(0)} MiB, bound ${GROWTH_BOUND_MIB}) ${flat ? "ok" : "GROWING"}; peak ${after.peak.toFixed(0)} MiB`);
+  if (json)
+    console.log(
+      JSON.stringify({
+        seconds,
+        connections: 50,
+        rows,
+        rss: { beforeMiB: before.rss, afterMiB: after.rss, peakMiB: after.peak },
+        errors,
+        ok: verdict,
+      }),
+    );
+  say(
+    `\nRSS after warm-up ${before.rss.toFixed(0)} MiB, after the run ${after.rss.toFixed(0)} MiB (growth ${growth.toFixed(0)} MiB, bound ${GROWTH_BOUND_MIB}) ${flat ? "ok" : "GROWING"}; peak ${after.peak.toFixed(0)} MiB`,
+  );
   say(`errors: ${errors} ${errors === 0 ? "ok" : "FAILED"}`);
   process.exitCode = verdict ? 0 : 1;
 } finally {

@@ -19,7 +19,13 @@ export function cronTab(i: number): Record<string, unknown> {
         {
           apiVersion: "example.com/v1beta1",
           fieldsType: "FieldsV1",
-          fieldsV1: { "f:metadata": { "f:annotations": { ".": {}, "f:kubectl.kubernetes.io/last-applied-configuration": {} }, "f:labels": { ".": {}, "f:app": {} } }, "f:hostPort": {} },
+          fieldsV1: {
+            "f:metadata": {
+              "f:annotations": { ".": {}, "f:kubectl.kubernetes.io/last-applied-configuration": {} },
+              "f:labels": { ".": {}, "f:app": {} },
+            },
+            "f:hostPort": {},
+          },
           manager: "kubectl-client-side-apply",
           operation: "Update",
           time: "2026-11-02T09:14:27Z",
@@ -39,7 +45,11 @@ export function reviewBody(n: number): string {
   return `${JSON.stringify({
     kind: "ConversionReview",
     apiVersion: "apiextensions.k8s.io/v1",
-    request: { uid: "0a9c7d2e-5f1b-4c3d-8e6f-7a8b9c0d1e2f", desiredAPIVersion: "example.com/v1", objects: Array.from({ length: n }, (_, i) => cronTab(i)) },
+    request: {
+      uid: "0a9c7d2e-5f1b-4c3d-8e6f-7a8b9c0d1e2f",
+      desiredAPIVersion: "example.com/v1",
+      objects: Array.from({ length: n }, (_, i) => cronTab(i)),
+    },
     response: { uid: "", convertedObjects: null, result: { metadata: {} } },
   })}\n`;
 }

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { Miniflare } from "miniflare";
 import { besideBench, inRepo } from "./paths";
@@ -23,11 +23,18 @@ export async function benchWorkers(sizes = [1, 100, 1000]): Promise<Workers> {
   try {
     const reviews = [];
     for (const n of sizes) {
-      const row = (await (await mf.dispatchFetch(`http://bench/?n=${n}`)).json()) as { objects: number; crdshiftMs: number; floorMs: number };
+      const row = (await (await mf.dispatchFetch(`http://bench/?n=${n}`)).json()) as {
+        objects: number;
+        crdshiftMs: number;
+        floorMs: number;
+      };
       reviews.push({ ...row, ratio: row.crdshiftMs / row.floorMs });
     }
     const chunks = inRepo("build/worker/chunks");
-    const lazyGzipBytes = readdirSync(chunks).reduce((sum, name) => sum + gzipSync(readFileSync(`${chunks}/${name}`)).length, 0);
+    const lazyGzipBytes = readdirSync(chunks).reduce(
+      (sum, name) => sum + gzipSync(readFileSync(`${chunks}/${name}`)).length,
+      0,
+    );
     return { bundleBytes: bundle.length, gzipBytes: gzipSync(bundle).length, lazyGzipBytes, reviews };
   } finally {
     await mf.dispose();

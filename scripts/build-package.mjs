@@ -38,18 +38,30 @@ await build({
   logLevel: "warning",
 });
 
-execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
-for (const file of walk(join(dist, "types"))) if (file.endsWith(".d.ts")) writeFileSync(file, withExtensions(file, readFileSync(file, "utf8")));
+execFileSync(
+  process.execPath,
+  [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")],
+  { stdio: "inherit" },
+);
+for (const file of walk(join(dist, "types")))
+  if (file.endsWith(".d.ts")) writeFileSync(file, withExtensions(file, readFileSync(file, "utf8")));
 
 /** `./x` becomes `./x.js` or `./x/index.js`, as the declaration it names is found. */
 function withExtensions(file, text) {
   // Specifiers that already end in .js are left alone, the JSDoc examples' among them.
-  return text.replace(/(\bfrom\s*|\bimport\s*\(\s*)(["'])(\.{1,2}\/[^"']*?)(?<!\.js)\2/g, (_, before, quote, specifier) => {
-    const base = resolve(dirname(file), specifier);
-    const target = existsSync(`${base}.d.ts`) ? `${specifier}.js` : existsSync(join(base, "index.d.ts")) ? `${specifier}/index.js` : undefined;
-    if (!target) throw new Error(`${file}: no declaration for ${specifier}`);
-    return `${before}${quote}${target}${quote}`;
-  });
+  return text.replace(
+    /(\bfrom\s*|\bimport\s*\(\s*)(["'])(\.{1,2}\/[^"']*?)(?<!\.js)\2/g,
+    (_, before, quote, specifier) => {
+      const base = resolve(dirname(file), specifier);
+      const target = existsSync(`${base}.d.ts`)
+        ? `${specifier}.js`
+        : existsSync(join(base, "index.d.ts"))
+          ? `${specifier}/index.js`
+          : undefined;
+      if (!target) throw new Error(`${file}: no declaration for ${specifier}`);
+      return `${before}${quote}${target}${quote}`;
+    },
+  );
 }
 
 function* walk(dir) {

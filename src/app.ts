@@ -1,13 +1,13 @@
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { timingSafeEqual } from "hono/utils/buffer";
-import { REASON_LIMIT, clip } from "./clip";
+import { clip, REASON_LIMIT } from "./clip";
 import type { Config } from "./config";
 import { describeObject } from "./engine/describe";
 import { convertBody } from "./engine/review";
 import { summarize } from "./engine/summary";
 import { jsonLogger, type Logger } from "./log";
-import { noMetrics, type Metrics, type RejectionReason } from "./metrics/metrics";
+import { type Metrics, noMetrics, type RejectionReason } from "./metrics/metrics";
 import type { Registry } from "./registry";
 
 export interface AppOptions {
@@ -83,13 +83,16 @@ export function createApp(options: AppOptions): Hono {
    * encoding): the caller's fault, not ours. On Node the socket is usually gone already.
    */
   const unreadable = (c: Context, error: unknown) =>
-    refuse(c, "body-unreadable", 400, "the request body could not be read: the upload broke off or was malformed", { detail: describeError(error) });
+    refuse(c, "body-unreadable", 400, "the request body could not be read: the upload broke off or was malformed", {
+      detail: describeError(error),
+    });
   const ship = (c: Context) => {
     const work = metrics.pending();
     if (work) defer(c, work);
   };
   const notFound = (c: Context) => refuse(c, "not-found", 404, "not found");
-  const tooLarge = (c: Context) => refuse(c, "too-large", 413, `request body is larger than the limit of ${config.bodyLimitBytes} bytes`);
+  const tooLarge = (c: Context) =>
+    refuse(c, "too-large", 413, `request body is larger than the limit of ${config.bodyLimitBytes} bytes`);
   // Bodies without a length are counted as they stream in, by Hono's bodyLimit.
   const streamedSizeGuard = bodyLimit({ maxSize: config.bodyLimitBytes, onError: tooLarge });
 
@@ -100,7 +103,10 @@ export function createApp(options: AppOptions): Hono {
     const address = sourceAddress?.(c);
     if (address === undefined && !unknownSourceLogged) {
       unknownSourceLogged = true;
-      log({ level: "error", msg: "CRDSHIFT_ALLOWED_SOURCES is set, but this platform gives no caller address: refusing every request" });
+      log({
+        level: "error",
+        msg: "CRDSHIFT_ALLOWED_SOURCES is set, but this platform gives no caller address: refusing every request",
+      });
     }
     return address !== undefined && allowed.matches(address);
   }
@@ -114,9 +120,12 @@ export function createApp(options: AppOptions): Hono {
     // Networks first, then the token: neither reveals anything to a caller who fails it.
     if (!sourceAllowed(c)) return refuse(c, "source-not-allowed", 404, "not found");
     const given = c.req.param("token");
-    if (config.tokens.length === 0 ? given !== undefined : !(await tokenMatches(config.tokens, given, tokenHash))) return notFound(c);
+    if (config.tokens.length === 0 ? given !== undefined : !(await tokenMatches(config.tokens, given, tokenHash)))
+      return notFound(c);
     if (c.req.method !== "POST") {
-      return refuse(c, "method-not-allowed", 405, "method not allowed: send the ConversionReview with POST", { headers: { Allow: "POST" } });
+      return refuse(c, "method-not-allowed", 405, "method not allowed: send the ConversionReview with POST", {
+        headers: { Allow: "POST" },
+      });
     }
     if (!isJsonMediaType(c.req.header("content-type"))) {
       return refuse(c, "unsupported-media-type", 415, "unsupported media type: send Content-Type: application/json");
@@ -126,12 +135,13 @@ export function createApp(options: AppOptions): Hono {
     const length = c.req.header("content-length");
     if (length === undefined || c.req.header("transfer-encoding") !== undefined) {
       let within = false;
-      let response: Response | void;
+      let response: Response | undefined;
       try {
         // Reads the whole body, counting it: a broken upload fails here.
-        response = await streamedSizeGuard(c, async () => {
-          within = true;
-        });
+        response =
+          (await streamedSizeGuard(c, async () => {
+            within = true;
+          })) ?? undefined;
       } catch (error) {
         return unreadable(c, error);
       }
@@ -236,7 +246,11 @@ function objectNames(objects: readonly unknown[]): string[] {
   return objects.slice(0, 100).map((object, index) => describeObject(index, object));
 }
 
-async function tokenMatches(tokens: readonly string[], given: string | undefined, hash?: (text: string) => string | Promise<string>): Promise<boolean> {
+async function tokenMatches(
+  tokens: readonly string[],
+  given: string | undefined,
+  hash?: (text: string) => string | Promise<string>,
+): Promise<boolean> {
   if (given === undefined) return false;
   // Compare against every token, so timing does not tell which one matched.
   const results = await Promise.all(tokens.map((token) => timingSafeEqual(token, given, hash)));

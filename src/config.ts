@@ -103,7 +103,8 @@ export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
   }
   return {
     tokens,
-    bodyLimitBytes: positiveInteger(env, "CRDSHIFT_BODY_LIMIT_BYTES") ?? platform.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
+    bodyLimitBytes:
+      positiveInteger(env, "CRDSHIFT_BODY_LIMIT_BYTES") ?? platform.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
     budgetMs: positiveInteger(env, "CRDSHIFT_BUDGET_MS") ?? DEFAULTS.budgetMs,
     replyLimitBytes: positiveInteger(env, "CRDSHIFT_REPLY_LIMIT_BYTES") ?? platform.replyLimitBytes,
     ...sources(env),
@@ -117,22 +118,28 @@ export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
 
 const SINKS: readonly MetricsSink[] = ["none", "emf", "cloudwatch"];
 // PutMetricData: 1-255 characters, no "AWS/" prefix (reserved); kept to a safe ASCII set.
-const NAMESPACE = /^(?!AWS\/)[A-Za-z0-9._\/#:-]{1,255}$/;
+const NAMESPACE = /^(?!AWS\/)[A-Za-z0-9._/#:-]{1,255}$/;
 
 function readMetrics(env: Env, fallback: MetricsSink): MetricsConfig {
   const sink = (text(env, "CRDSHIFT_METRICS") ?? fallback) as MetricsSink;
-  if (!SINKS.includes(sink)) throw new ConfigError(`CRDSHIFT_METRICS must be one of ${SINKS.join(", ")}, got ${JSON.stringify(sink)}`);
+  if (!SINKS.includes(sink))
+    throw new ConfigError(`CRDSHIFT_METRICS must be one of ${SINKS.join(", ")}, got ${JSON.stringify(sink)}`);
   if (sink === "none") return { sink };
   const namespace = text(env, "CRDSHIFT_METRICS_NAMESPACE") ?? DEFAULTS.metricsNamespace;
   if (!NAMESPACE.test(namespace)) {
-    throw new ConfigError("CRDSHIFT_METRICS_NAMESPACE must be 1 to 255 characters of A-Z a-z 0-9 . _ - / # : and must not start with AWS/");
+    throw new ConfigError(
+      "CRDSHIFT_METRICS_NAMESPACE must be 1 to 255 characters of A-Z a-z 0-9 . _ - / # : and must not start with AWS/",
+    );
   }
   if (sink === "emf") return { sink, namespace };
   const region = text(env, "CRDSHIFT_METRICS_REGION") ?? text(env, "AWS_REGION");
-  if (region === undefined) throw new ConfigError("CRDSHIFT_METRICS=cloudwatch needs a region: set CRDSHIFT_METRICS_REGION (or AWS_REGION)");
+  if (region === undefined)
+    throw new ConfigError("CRDSHIFT_METRICS=cloudwatch needs a region: set CRDSHIFT_METRICS_REGION (or AWS_REGION)");
   const endpoint = text(env, "CRDSHIFT_METRICS_ENDPOINT");
   if (endpoint !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(endpoint)) {
-    throw new ConfigError(`CRDSHIFT_METRICS_ENDPOINT must be an http(s) origin such as https://monitoring.${region}.amazonaws.com`);
+    throw new ConfigError(
+      `CRDSHIFT_METRICS_ENDPOINT must be an http(s) origin such as https://monitoring.${region}.amazonaws.com`,
+    );
   }
   const accessKeyId = text(env, "AWS_ACCESS_KEY_ID");
   const secretAccessKey = text(env, "AWS_SECRET_ACCESS_KEY");
@@ -145,7 +152,9 @@ function readMetrics(env: Env, fallback: MetricsSink): MetricsConfig {
     namespace,
     region,
     ...(endpoint ? { endpoint } : {}),
-    ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } } : {}),
+    ...(accessKeyId && secretAccessKey
+      ? { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } }
+      : {}),
     intervalMs: positiveInteger(env, "CRDSHIFT_METRICS_INTERVAL_MS") ?? DEFAULTS.metricsIntervalMs,
     timeoutMs: positiveInteger(env, "CRDSHIFT_METRICS_TIMEOUT_MS") ?? DEFAULTS.metricsTimeoutMs,
   };
@@ -157,7 +166,9 @@ function sources(env: Env): Pick<Config, "allowedSources"> {
   try {
     return { allowedSources: parseSources(value) };
   } catch (error) {
-    throw new ConfigError(`CRDSHIFT_ALLOWED_SOURCES: ${(error as Error).message}; give addresses or CIDR ranges separated by commas`);
+    throw new ConfigError(
+      `CRDSHIFT_ALLOWED_SOURCES: ${(error as Error).message}; give addresses or CIDR ranges separated by commas`,
+    );
   }
 }
 
@@ -179,6 +190,7 @@ function positiveInteger(env: Env, name: string): number | undefined {
   const value = text(env, name);
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new ConfigError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
   return n;
 }

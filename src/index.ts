@@ -3,10 +3,32 @@
  * the app yourself. The platforms are subpaths: crdshift/node, crdshift/workers, crdshift/lambda,
  * crdshift/aws-cdk; the test kit is crdshift/testing.
  */
-export { defineKind, createRegistry, DefinitionError, stashFields, unstashFields, STASH_ANNOTATION } from "./registry";
-export type { Converter, ConverterMap, ConversionContext, KindDefinition, KindSpec, Registry, Schema } from "./registry";
-export { createApp, type AppOptions } from "./app";
-export { readConfig, ConfigError, type Config, type MetricsConfig, type MetricsSink, type PlatformDefaults } from "./config";
+
+export { type AppOptions, createApp } from "./app";
+export {
+  type Config,
+  ConfigError,
+  type MetricsConfig,
+  type MetricsSink,
+  type PlatformDefaults,
+  readConfig,
+} from "./config";
+export { createJsonLogger, jsonLogger, type Logger, type LogRecord, silentLogger } from "./log";
 export { createMetrics, type Metrics } from "./metrics";
-export { createJsonLogger, jsonLogger, silentLogger, type LogRecord, type Logger } from "./log";
-export type { ConversionReview, ConversionReviewReply, ConversionRequest, ConversionResponse, ConversionResult } from "./protocol";
+export type {
+  ConversionRequest,
+  ConversionResponse,
+  ConversionResult,
+  ConversionReview,
+  ConversionReviewReply,
+} from "./protocol";
+export type {
+  ConversionContext,
+  Converter,
+  ConverterMap,
+  KindDefinition,
+  KindSpec,
+  Registry,
+  Schema,
+} from "./registry";
+export { createRegistry, DefinitionError, defineKind, STASH_ANNOTATION, stashFields, unstashFields } from "./registry";

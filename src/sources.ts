@@ -10,7 +10,10 @@ export type SourceMatcher = (address: string) => boolean;
 
 /** Parses `10.0.0.0/8, 2001:db8::/32, 203.0.113.7` (a bare address is a single host). */
 export function parseSources(text: string): { ranges: string[]; matches: SourceMatcher } {
-  const entries = text.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const ranges: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = [];
   for (const entry of entries) {
     if (ipaddr.isValidCIDR(entry)) ranges.push(ipaddr.parseCIDR(entry));

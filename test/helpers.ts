@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { registry as exampleRegistry } from "../examples";
-import { createApp, type AppOptions } from "../src/app";
+import { type AppOptions, createApp } from "../src/app";
 import { readConfig } from "../src/config";
 import type { LogRecord } from "../src/log";
 import { decodeJson, encodeJson } from "../src/protocol";
@@ -18,7 +18,12 @@ export function review(
 }
 
 export function testApp(
-  options: { env?: Record<string, string>; registry?: Registry; now?: () => number; sourceAddress?: AppOptions["sourceAddress"] } = {},
+  options: {
+    env?: Record<string, string>;
+    registry?: Registry;
+    now?: () => number;
+    sourceAddress?: AppOptions["sourceAddress"];
+  } = {},
 ) {
   const logs: LogRecord[] = [];
   const config = readConfig(options.env ?? {});
@@ -34,7 +39,11 @@ export function testApp(
 
 type App = ReturnType<typeof testApp>["app"];
 
-export async function post(app: App, body: string, init: { path?: string; contentType?: string | null; method?: string } = {}) {
+export async function post(
+  app: App,
+  body: string,
+  init: { path?: string; contentType?: string | null; method?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (init.contentType !== null) headers["Content-Type"] = init.contentType ?? "application/json";
   // What the apiserver sends: the ?timeout query, a buffered body with a length.
@@ -69,7 +78,11 @@ export async function convertFails(app: App, sent: SentReview): Promise<string> 
   const res = await post(app, wire(sent));
   expect(res.status).toBe(200);
   const reply = await res.json();
-  expect(reply).toMatchObject({ apiVersion: sent.apiVersion, kind: "ConversionReview", response: { uid: sent.request.uid } });
+  expect(reply).toMatchObject({
+    apiVersion: sent.apiVersion,
+    kind: "ConversionReview",
+    response: { uid: sent.request.uid },
+  });
   expect(reply.response.result.status).toBe("Failure");
   expect(reply.response.result.message).toEqual(expect.any(String));
   const verdict = checkReply(sent, res.status, JSON.stringify(reply));
@@ -77,7 +90,12 @@ export async function convertFails(app: App, sent: SentReview): Promise<string> 
   return reply.response.result.message;
 }
 
-export function cronTab(version: string, name: string, fields: Record<string, unknown>, metadata: Record<string, unknown> = {}) {
+export function cronTab(
+  version: string,
+  name: string,
+  fields: Record<string, unknown>,
+  metadata: Record<string, unknown> = {},
+) {
   return {
     apiVersion: `example.com/${version}`,
     kind: "CronTab",

@@ -1,6 +1,6 @@
+import { fileURLToPath } from "node:url";
 import { App, Stack } from "aws-cdk-lib";
 import { CrdshiftWebhook } from "crdshift/aws-cdk";
-import { fileURLToPath } from "node:url";
 
 // `npm run synth:aws` writes the CloudFormation template to cdk.out/ without AWS credentials;
 // `npm run deploy:aws` deploys it (asks for the PathToken parameter, see README). Run by the CDK

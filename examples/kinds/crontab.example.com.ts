@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
 import { defineKind, stashFields, unstashFields } from "crdshift";
+import * as z from "zod/mini";
 
 /**
  * The CronTab of the Kubernetes docs page "Versions in CustomResourceDefinitions":
@@ -26,7 +26,8 @@ export const cronTabExample = defineKind({
       v1beta1: ({ endpoint, ...rest }) => (endpoint === undefined ? rest : Object.assign(rest, { hostPort: endpoint })),
     },
     v1beta1: {
-      v1alpha1: ({ hostPort, ...rest }) => (hostPort === undefined ? rest : Object.assign(rest, { endpoint: hostPort })),
+      v1alpha1: ({ hostPort, ...rest }) =>
+        hostPort === undefined ? rest : Object.assign(rest, { endpoint: hostPort }),
       v1: (object) => {
         const { object: unstashed, fields } = unstashFields(object);
         const { hostPort, ...rest } = unstashed;

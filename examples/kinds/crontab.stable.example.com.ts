@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
 import { defineKind } from "crdshift";
+import * as z from "zod/mini";
 
 /**
  * The CronTab of the CRD conversion webhook KEP: v1 keeps the schedule as one string
@@ -45,7 +45,9 @@ export const cronTabStable = defineKind({
         if (present.length === 0) return object;
         const missing = FIELDS.filter((field) => spec[field] === undefined);
         if (missing.length > 0) {
-          throw new Error(`spec.${missing.join(", spec.")} missing: all five schedule fields are needed to form spec.cronSpec`);
+          throw new Error(
+            `spec.${missing.join(", spec.")} missing: all five schedule fields are needed to form spec.cronSpec`,
+          );
         }
         for (const field of FIELDS) {
           if (!/^\S+$/.test(spec[field]!)) {
@@ -53,7 +55,10 @@ export const cronTabStable = defineKind({
           }
         }
         const { min, hour, dayOfMonth, month, dayOfWeek, ...rest } = spec;
-        return { ...object, spec: Object.assign(rest, { cronSpec: [min, hour, dayOfMonth, month, dayOfWeek].join(" ") }) };
+        return {
+          ...object,
+          spec: Object.assign(rest, { cronSpec: [min, hour, dayOfMonth, month, dayOfWeek].join(" ") }),
+        };
       },
     },
   },

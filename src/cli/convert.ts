@@ -5,7 +5,7 @@ import { parseApiVersion } from "../protocol/api-version";
 import { failureReply, successReply } from "../protocol/reply";
 import { parseReview } from "../protocol/review";
 import type { Registry } from "../registry";
-import { UsageError, type Output } from "./io";
+import { type Output, UsageError } from "./io";
 
 export interface ConvertResult {
   documents: unknown[];
@@ -19,9 +19,16 @@ export interface ConvertResult {
  * Objects of kinds the registry does not serve, or of another group, pass through unchanged,
  * with a note on stderr: reported, never dropped.
  */
-export async function convertDocuments(registry: Registry, documents: unknown[], to: string, name: string, io: Output): Promise<ConvertResult> {
+export async function convertDocuments(
+  registry: Registry,
+  documents: unknown[],
+  to: string,
+  name: string,
+  io: Output,
+): Promise<ConvertResult> {
   const target = parseApiVersion(to);
-  if (!target?.group) throw new UsageError(`--to must be GROUP/VERSION, like example.com/v1; got ${JSON.stringify(to)}`);
+  if (!target?.group)
+    throw new UsageError(`--to must be GROUP/VERSION, like example.com/v1; got ${JSON.stringify(to)}`);
   const errors: string[] = [];
   let position = 0;
 
@@ -58,7 +65,12 @@ export async function convertDocuments(registry: Registry, documents: unknown[],
       converted.push(result.ok ? successReply(review, result.objects) : failureReply(review, result.message));
       continue;
     }
-    if (isJsonObject(document) && Array.isArray(document.items) && typeof document.kind === "string" && document.kind.endsWith("List")) {
+    if (
+      isJsonObject(document) &&
+      Array.isArray(document.items) &&
+      typeof document.kind === "string" &&
+      document.kind.endsWith("List")
+    ) {
       const items = [];
       for (const item of document.items) items.push(await one(item));
       converted.push({ ...document, items });

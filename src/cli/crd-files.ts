@@ -1,5 +1,5 @@
-import { CrdReadError, readCrds, type Crd } from "../openapi/crd-document";
-import { UsageError, readTextFile } from "./io";
+import { type Crd, CrdReadError, readCrds } from "../openapi/crd-document";
+import { readTextFile, UsageError } from "./io";
 
 /**
  * A CRD file's text and its CustomResourceDefinitions; what is wrong with it is a usage error,

@@ -1,5 +1,5 @@
-import { isMap, isSeq, parseAllDocuments, type Document } from "yaml";
-import { sortVersions, type Registry } from "../registry";
+import { type Document, isMap, isSeq, parseAllDocuments } from "yaml";
+import { type Registry, sortVersions } from "../registry";
 import { UsageError } from "./io";
 
 /** Why `url` would be refused in a CRD (apiserver `ValidateWebhookURL` with https forced), or undefined. */
@@ -10,7 +10,8 @@ export function webhookUrlError(url: string): string | undefined {
   } catch {
     return `${JSON.stringify(url)} is not a URL; desired format: https://host[/path]`;
   }
-  if (parsed.protocol !== "https:") return "'https' is the only allowed URL scheme; desired format: https://host[/path]";
+  if (parsed.protocol !== "https:")
+    return "'https' is the only allowed URL scheme; desired format: https://host[/path]";
   if (parsed.hostname === "") return "host must be specified; desired format: https://host[/path]";
   if (parsed.username !== "" || parsed.password !== "") return "user information is not permitted in the URL";
   if (url.includes("#")) return "fragments are not permitted in the URL";
@@ -26,7 +27,12 @@ export const REVIEW_VERSIONS = ["v1", "v1beta1"];
  * with one version, one the registry does not serve, and one whose versions differ from the
  * registry's: the webhook could not convert them.
  */
-export function writeConversionStanza(text: string, name: string, registry: Registry, url: string): { text: string; notes: string[] } {
+export function writeConversionStanza(
+  text: string,
+  name: string,
+  registry: Registry,
+  url: string,
+): { text: string; notes: string[] } {
   const invalidUrl = webhookUrlError(url);
   if (invalidUrl) throw new UsageError(`--url: ${invalidUrl}`);
   // Integers as bigint: an int64 bound in a schema is written back as it was, not rounded.
@@ -35,11 +41,14 @@ export function writeConversionStanza(text: string, name: string, registry: Regi
   const notes: string[] = [];
   let crds = 0;
   for (const [index, document] of list.entries()) {
-    if (document.errors.length > 0) throw new UsageError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
+    if (document.errors.length > 0)
+      throw new UsageError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
     const apiVersion = document.get("apiVersion");
     if (document.get("kind") !== "CustomResourceDefinition") continue;
     if (apiVersion !== "apiextensions.k8s.io/v1" && apiVersion !== "apiextensions.k8s.io/v1beta1") {
-      throw new UsageError(`${name}: document ${index + 1}: a CustomResourceDefinition of apiVersion ${String(apiVersion)} is not one crdshift knows`);
+      throw new UsageError(
+        `${name}: document ${index + 1}: a CustomResourceDefinition of apiVersion ${String(apiVersion)} is not one crdshift knows`,
+      );
     }
     crds++;
     update(document, apiVersion, registry, url, notes);
@@ -52,7 +61,8 @@ function update(document: Document.Parsed, apiVersion: string, registry: Registr
   const crdName = String(document.getIn(["metadata", "name"]) ?? "(no name)");
   const group = document.getIn(["spec", "group"]);
   const kind = document.getIn(["spec", "names", "kind"]);
-  if (typeof group !== "string" || typeof kind !== "string") throw new CrdError(`${crdName}: spec.group and spec.names.kind are required`);
+  if (typeof group !== "string" || typeof kind !== "string")
+    throw new CrdError(`${crdName}: spec.group and spec.names.kind are required`);
   const served = registry.lookup(group, kind);
   if (!served) {
     const known = registry.kinds.map((k) => `${k.kind}.${k.group}`).join(", ");
@@ -65,7 +75,9 @@ function update(document: Document.Parsed, apiVersion: string, registry: Registr
       ? [String(document.getIn(["spec", "version"]))]
       : [];
   if (listed.length < 2) {
-    throw new CrdError(`${crdName}: it has a single version (${listed.join("") || "none"}): with nothing to convert between, it needs no conversion webhook`);
+    throw new CrdError(
+      `${crdName}: it has a single version (${listed.join("") || "none"}): with nothing to convert between, it needs no conversion webhook`,
+    );
   }
   const registered = [...served.versions.keys()];
   const missingHere = registered.filter((v) => !listed.includes(v));
@@ -80,13 +92,28 @@ function update(document: Document.Parsed, apiVersion: string, registry: Registr
     );
   }
   if (apiVersion === "apiextensions.k8s.io/v1") {
-    document.setIn(["spec", "conversion"], document.createNode({ strategy: "Webhook", webhook: { conversionReviewVersions: REVIEW_VERSIONS, clientConfig: { url } } }));
+    document.setIn(
+      ["spec", "conversion"],
+      document.createNode({
+        strategy: "Webhook",
+        webhook: { conversionReviewVersions: REVIEW_VERSIONS, clientConfig: { url } },
+      }),
+    );
   } else {
     // v1beta1 CRDs keep the client config beside the strategy, and a webhook needs pruning on.
-    document.setIn(["spec", "conversion"], document.createNode({ strategy: "Webhook", conversionReviewVersions: REVIEW_VERSIONS, webhookClientConfig: { url } }));
+    document.setIn(
+      ["spec", "conversion"],
+      document.createNode({
+        strategy: "Webhook",
+        conversionReviewVersions: REVIEW_VERSIONS,
+        webhookClientConfig: { url },
+      }),
+    );
     if (document.getIn(["spec", "preserveUnknownFields"]) !== false) {
       document.setIn(["spec", "preserveUnknownFields"], false);
-      notes.push(`${crdName}: set spec.preserveUnknownFields to false, which the apiserver requires for a conversion webhook`);
+      notes.push(
+        `${crdName}: set spec.preserveUnknownFields to false, which the apiserver requires for a conversion webhook`,
+      );
     }
   }
   notes.push(`${crdName}: conversion by webhook at ${url.replace(/\/convert\/[^/]+$/, "/convert/<token>")}`);

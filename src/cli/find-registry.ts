@@ -5,7 +5,12 @@ import { UsageError } from "./io";
 import { loadRegistry } from "./load-registry";
 
 /** The files the CLI looks for in the current directory, in this order, when --registry is not given. */
-export const CONFIG_FILES = ["crdshift.config.ts", "crdshift.config.mts", "crdshift.config.js", "crdshift.config.mjs"] as const;
+export const CONFIG_FILES = [
+  "crdshift.config.ts",
+  "crdshift.config.mts",
+  "crdshift.config.js",
+  "crdshift.config.mjs",
+] as const;
 
 /**
  * The registry the commands work on: the module `--registry FILE` names, else the project's

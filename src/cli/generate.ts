@@ -37,13 +37,19 @@ export function generateSchemas(options: GenerateOptions, io: Output): void {
       const kindPath = join(dir, files.kindFile);
       if (!existsSync(kindPath)) {
         writeFileSync(kindPath, files.kind);
-        io.out(`wrote ${shown}/${files.kindFile}, a new kind: add ${files.constant} to your registry (import { ${files.constant} } from "./kinds/${files.base}.js")\n`);
+        io.out(
+          `wrote ${shown}/${files.kindFile}, a new kind: add ${files.constant} to your registry (import { ${files.constant} } from "./kinds/${files.base}.js")\n`,
+        );
         continue;
       }
       const added = before ? now.filter((version) => !before.includes(version)) : [];
       const removed = before ? before.filter((version) => !now.includes(version)) : [];
-      for (const version of added) io.out(`  ${version} is new: write its converters in ${shown}/${files.kindFile} (defineKind names the ones missing; npm run check proves them)\n`);
-      for (const version of removed) io.out(`  ${version} is no longer in the CRD: remove its converters from ${shown}/${files.kindFile}\n`);
+      for (const version of added)
+        io.out(
+          `  ${version} is new: write its converters in ${shown}/${files.kindFile} (defineKind names the ones missing; npm run check proves them)\n`,
+        );
+      for (const version of removed)
+        io.out(`  ${version} is no longer in the CRD: remove its converters from ${shown}/${files.kindFile}\n`);
     }
   }
 }

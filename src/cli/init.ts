@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import * as z from "zod/mini";
 import { camelName } from "../codegen/identifiers";
-import { kindFiles, type KindFiles } from "../codegen/kind-files";
-import { readCrds, type Crd } from "../openapi/crd-document";
+import { type KindFiles, kindFiles } from "../codegen/kind-files";
+import type { Crd } from "../openapi/crd-document";
 import { createRegistry, defineKind, sortVersions } from "../registry";
 import { CrdError, webhookUrlError, writeConversionStanza } from "./crd";
 import { readCrdFile } from "./crd-files";
-import { UsageError, type Output } from "./io";
+import { type Output, UsageError } from "./io";
 import { ownPackage } from "./own-package";
 import { scaffoldFiles } from "./scaffold";
 
@@ -33,7 +33,8 @@ export interface InitOptions {
  * Workers and CDK configuration, a package.json with the scripts, and the CRDs themselves.
  */
 export function initProject(options: InitOptions, io: Output): void {
-  if (options.crds.length === 0) throw new UsageError("--crd FILE is required: the CustomResourceDefinition(s) to start from");
+  if (options.crds.length === 0)
+    throw new UsageError("--crd FILE is required: the CustomResourceDefinition(s) to start from");
   if (options.url !== undefined) {
     const invalid = webhookUrlError(options.url);
     if (invalid) throw new UsageError(`--url: ${invalid}`);
@@ -41,7 +42,9 @@ export function initProject(options: InitOptions, io: Output): void {
   const cwd = options.cwd ?? process.cwd();
   const dir = resolve(cwd, options.dir);
   if (existsSync(dir) && readdirSync(dir).length > 0 && !options.force) {
-    throw new UsageError(`${options.dir} is not empty; choose a new folder, or add --force to write into it (files crdshift writes are replaced)`);
+    throw new UsageError(
+      `${options.dir} is not empty; choose a new folder, or add --force to write into it (files crdshift writes are replaced)`,
+    );
   }
 
   const inputs = options.crds.map((file) => ({ file, ...readCrdFile(resolve(cwd, file), file) }));
@@ -63,7 +66,10 @@ export function initProject(options: InitOptions, io: Output): void {
   for (const { crd } of all) kindCounts.set(crd.kind, (kindCounts.get(crd.kind) ?? 0) + 1);
   const kinds: Array<{ crd: Crd; files: KindFiles }> = all.map(({ crd, crdFile }) => ({
     crd,
-    files: kindFiles(crd, { crdFile, ...(kindCounts.get(crd.kind)! > 1 ? { constant: camelName(`${crd.kind}-${crd.group}`) } : {}) }),
+    files: kindFiles(crd, {
+      crdFile,
+      ...(kindCounts.get(crd.kind)! > 1 ? { constant: camelName(`${crd.kind}-${crd.group}`) } : {}),
+    }),
   }));
 
   const notes: string[] = [];
@@ -101,11 +107,19 @@ export function initProject(options: InitOptions, io: Output): void {
   io.out(`crdshift init: wrote ${written.size} files in ${options.dir}\n`);
   for (const { crd, files } of kinds) {
     const state =
-      files.todos.length > 0 ? `converters to write: ${files.todos.join(", ")} (TODO comments name the fields)` : crd.versions.length > 1 ? "ready: its versions declare the same fields" : "one version";
-    io.out(`  src/kinds/${files.kindFile}: ${crd.kind}.${crd.group} (${sortVersions(crd.versions.map((v) => v.name)).join(", ")}), ${state}\n`);
+      files.todos.length > 0
+        ? `converters to write: ${files.todos.join(", ")} (TODO comments name the fields)`
+        : crd.versions.length > 1
+          ? "ready: its versions declare the same fields"
+          : "one version";
+    io.out(
+      `  src/kinds/${files.kindFile}: ${crd.kind}.${crd.group} (${sortVersions(crd.versions.map((v) => v.name)).join(", ")}), ${state}\n`,
+    );
   }
   for (const note of notes) io.err(`crdshift: ${note}\n`);
-  io.out(`\nNext:\n  cd ${options.dir}\n  npm install\n  npm test        # every version pair round-trips, and every object the CRD accepts\n  npm start       # the webhook on http://127.0.0.1:8787/convert\nREADME.md says how to deploy it and point the CRDs at it.\n`);
+  io.out(
+    `\nNext:\n  cd ${options.dir}\n  npm install\n  npm test        # every version pair round-trips, and every object the CRD accepts\n  npm start       # the webhook on http://127.0.0.1:8787/convert\nREADME.md says how to deploy it and point the CRDs at it.\n`,
+  );
 }
 
 /**
@@ -116,7 +130,9 @@ function crdText(text: string, file: string, crds: Crd[], url: string | undefine
   if (url === undefined) return text;
   const single = crds.filter((crd) => crd.versions.length < 2);
   if (single.length > 0) {
-    notes.push(`${file}: left without a conversion stanza: ${single.map((crd) => crd.name).join(", ")} ${single.length > 1 ? "have" : "has"} a single version, nothing to convert`);
+    notes.push(
+      `${file}: left without a conversion stanza: ${single.map((crd) => crd.name).join(", ")} ${single.length > 1 ? "have" : "has"} a single version, nothing to convert`,
+    );
     return text;
   }
   // The stanza writer checks the versions against a registry: these CRDs' own, by construction.
@@ -130,7 +146,12 @@ function crdText(text: string, file: string, crds: Crd[], url: string | undefine
         converters[a] = { ...converters[a], [b]: same };
         converters[b] = { ...converters[b], [a]: same };
       }
-      return defineKind({ group: crd.group, kind: crd.kind, versions: Object.fromEntries(names.map((name) => [name, z.looseObject({})])), converters });
+      return defineKind({
+        group: crd.group,
+        kind: crd.kind,
+        versions: Object.fromEntries(names.map((name) => [name, z.looseObject({})])),
+        converters,
+      });
     }),
   );
   try {

@@ -43,7 +43,8 @@ export function parseDocuments(text: string, name: string): unknown[] {
   const documents = parseAllDocuments(text, { intAsBigInt: true });
   const values: unknown[] = [];
   for (const [index, document] of (Array.isArray(documents) ? documents : [documents]).entries()) {
-    if (document.errors.length > 0) throw new UsageError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
+    if (document.errors.length > 0)
+      throw new UsageError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
     const value = document.toJS({ reviver: asWebhookNumber });
     if (value !== null && value !== undefined) values.push(value);
   }

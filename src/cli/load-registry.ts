@@ -17,13 +17,23 @@ export async function loadRegistry(file: string, source: string): Promise<Regist
     const outfile = join(dir, "registry.mjs");
     try {
       // Inline source maps: a converter's stack names the user's file and line (bin/crdshift.mjs turns them on).
-      await build({ entryPoints: [resolve(file)], bundle: true, platform: "node", format: "esm", target: "node20", outfile, logLevel: "silent", sourcemap: "inline" });
+      await build({
+        entryPoints: [resolve(file)],
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        outfile,
+        logLevel: "silent",
+        sourcemap: "inline",
+      });
     } catch (error) {
       throw new UsageError(`cannot load ${source}: ${(error as Error).message.split("\n")[0]}`);
     }
     const module = (await import(pathToFileURL(outfile).href)) as { registry?: Registry; default?: Registry };
     const registry = module.registry ?? module.default;
-    if (!registry || typeof registry.lookup !== "function") throw new UsageError(`${source} exports no registry (export const registry = createRegistry([...]))`);
+    if (!registry || typeof registry.lookup !== "function")
+      throw new UsageError(`${source} exports no registry (export const registry = createRegistry([...]))`);
     return registry;
   } finally {
     rmSync(dir, { recursive: true, force: true });

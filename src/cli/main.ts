@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { Registry } from "../registry";
 import { sortVersions } from "../registry/version-order";
 import { checkRegistry } from "./check";
@@ -11,7 +11,7 @@ import { DOCTOR_HELP, DOCTOR_OPTIONS, doctorCommand } from "./doctor/doctor-comm
 import { findRegistry } from "./find-registry";
 import { generateSchemas } from "./generate";
 import { initProject } from "./init";
-import { UsageError, formatDocuments, parseDocuments, readInput, type Output } from "./io";
+import { formatDocuments, type Output, parseDocuments, readInput, UsageError } from "./io";
 
 const HELP: Record<string, string> = {
   main: `crdshift: CRD conversion webhooks, tools for their authors and operators
@@ -125,22 +125,26 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.out(HELP.main!);
       return command === undefined ? 2 : 0;
     }
-    if (!(command in HELP) || command === "main") throw new UsageError(`unknown command ${JSON.stringify(command)}; see crdshift --help`);
+    if (!(command in HELP) || command === "main")
+      throw new UsageError(`unknown command ${JSON.stringify(command)}; see crdshift --help`);
     const { values, positionals } = parse(command, rest);
     if (values.help) {
       io.out(HELP[command]!);
       return 0;
     }
-    const registry = (): Promise<Registry> => findRegistry(values.registry as string | undefined, io.cwd ?? process.cwd());
+    const registry = (): Promise<Registry> =>
+      findRegistry(values.registry as string | undefined, io.cwd ?? process.cwd());
     switch (command) {
       case "versions":
-        if (positionals.length === 0) throw new UsageError("give the version names to sort, e.g. crdshift versions v1 v1beta1 v2");
+        if (positionals.length === 0)
+          throw new UsageError("give the version names to sort, e.g. crdshift versions v1 v1beta1 v2");
         io.out(`${sortVersions(positionals).join("\n")}\n`);
         return 0;
       case "convert": {
         if (!values.to) throw new UsageError("--to GROUP/VERSION is required");
         const format = String(values.output ?? "yaml");
-        if (format !== "yaml" && format !== "json") throw new UsageError(`-o must be yaml or json, got ${JSON.stringify(format)}`);
+        if (format !== "yaml" && format !== "json")
+          throw new UsageError(`-o must be yaml or json, got ${JSON.stringify(format)}`);
         const file = values.file as string | undefined;
         const name = file === "-" ? "stdin" : (file ?? "");
         const documents = parseDocuments(readInput(file, io.stdin), name);
@@ -155,7 +159,12 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       case "crd": {
         if (!values.url) throw new UsageError("--url https://HOST/PATH is required");
         const file = values.file as string | undefined;
-        const { text, notes } = writeConversionStanza(readInput(file, io.stdin), file === "-" ? "stdin" : (file ?? ""), await registry(), String(values.url));
+        const { text, notes } = writeConversionStanza(
+          readInput(file, io.stdin),
+          file === "-" ? "stdin" : (file ?? ""),
+          await registry(),
+          String(values.url),
+        );
         io.out(text);
         for (const note of notes) io.err(`crdshift: ${note}\n`);
         return 0;
@@ -176,8 +185,12 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return 0;
       case "generate": {
         const crds = (values.crd as string[] | undefined) ?? [];
-        if (crds.length === 0) throw new UsageError("--crd FILE is required: the CustomResourceDefinition to generate schemas from");
-        generateSchemas({ crds, cwd: io.cwd ?? process.cwd(), ...(values.dir !== undefined ? { dir: String(values.dir) } : {}) }, io);
+        if (crds.length === 0)
+          throw new UsageError("--crd FILE is required: the CustomResourceDefinition to generate schemas from");
+        generateSchemas(
+          { crds, cwd: io.cwd ?? process.cwd(), ...(values.dir !== undefined ? { dir: String(values.dir) } : {}) },
+          io,
+        );
         return 0;
       }
       case "check": {
@@ -187,7 +200,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         const options = { ...(runs ? { runs } : {}), ...(seed !== undefined ? { seed } : {}) };
         const crds = (values.crd as string[] | undefined) ?? [];
         const served = await registry();
-        if (crds.length > 0 && !(await checkCrdFiles(served, crds, { ...options, cwd: io.cwd ?? process.cwd() }, io))) return 1;
+        if (crds.length > 0 && !(await checkCrdFiles(served, crds, { ...options, cwd: io.cwd ?? process.cwd() }, io)))
+          return 1;
         return (await checkRegistry(served, options, io)) ? 0 : 1;
       }
       case "doctor":
@@ -210,10 +224,21 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
 }
 
 const OPTIONS: Record<string, ParseArgsConfig["options"]> = {
-  convert: { ...COMMON, file: { type: "string", short: "f" }, to: { type: "string" }, output: { type: "string", short: "o" } },
+  convert: {
+    ...COMMON,
+    file: { type: "string", short: "f" },
+    to: { type: "string" },
+    output: { type: "string", short: "o" },
+  },
   crd: { ...COMMON, file: { type: "string", short: "f" }, url: { type: "string" } },
   check: { ...COMMON, runs: { type: "string" }, seed: { type: "string" }, crd: { type: "string", multiple: true } },
-  init: { help: COMMON.help, crd: { type: "string", multiple: true }, url: { type: "string" }, force: { type: "boolean" }, crdshift: { type: "string" } },
+  init: {
+    help: COMMON.help,
+    crd: { type: "string", multiple: true },
+    url: { type: "string" },
+    force: { type: "boolean" },
+    crdshift: { type: "string" },
+  },
   generate: { help: COMMON.help, crd: { type: "string", multiple: true }, dir: { type: "string" } },
   versions: { ...COMMON },
   doctor: { ...COMMON, ...DOCTOR_OPTIONS },
@@ -222,7 +247,12 @@ const OPTIONS: Record<string, ParseArgsConfig["options"]> = {
 
 function parse(command: string, args: string[]) {
   try {
-    return parseArgs({ args, options: OPTIONS[command]!, allowPositionals: command === "versions" || command === "init", strict: true });
+    return parseArgs({
+      args,
+      options: OPTIONS[command]!,
+      allowPositionals: command === "versions" || command === "init",
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError(`${(error as Error).message}; see crdshift ${command} --help`);
   }

@@ -48,13 +48,19 @@ export function scaffoldFiles(input: ScaffoldInput): Map<string, string> {
   files.set("package.json", packageJson(input));
   files.set("tsconfig.json", TSCONFIG);
   files.set(".gitignore", "node_modules/\ndist/\ncdk.out/\n.wrangler/\n.dev.vars\n");
-  files.set("crdshift.config.ts", `// Where the crdshift command finds this project's registry (crdshift check, crd, convert).\nexport { registry } from "./src/registry.js";\n`);
+  files.set(
+    "crdshift.config.ts",
+    `// Where the crdshift command finds this project's registry (crdshift check, crd, convert).\nexport { registry } from "./src/registry.js";\n`,
+  );
   files.set("src/registry.ts", registrySource(input.kinds));
   files.set("src/server.ts", SERVER);
   files.set("src/worker.ts", WORKER);
   files.set("src/lambda.ts", LAMBDA);
   files.set("src/cdk.ts", cdkSource(input.name));
-  files.set("wrangler.toml", `name = ${JSON.stringify(input.name)}\nmain = "src/worker.ts"\ncompatibility_date = "${COMPATIBILITY_DATE}"\nminify = true\nworkers_dev = true\npreview_urls = false\n\n[vars]\n# Under the apiserver's fixed 30 s timeout for conversion webhooks.\nCRDSHIFT_BUDGET_MS = "25000"\n`);
+  files.set(
+    "wrangler.toml",
+    `name = ${JSON.stringify(input.name)}\nmain = "src/worker.ts"\ncompatibility_date = "${COMPATIBILITY_DATE}"\nminify = true\nworkers_dev = true\npreview_urls = false\n\n[vars]\n# Under the apiserver's fixed 30 s timeout for conversion webhooks.\nCRDSHIFT_BUDGET_MS = "25000"\n`,
+  );
   files.set("test/kinds.test.ts", testSource(input));
   files.set("README.md", readme(input));
   return files;
@@ -76,16 +82,23 @@ function packageJson(input: ScaffoldInput): string {
       check: `crdshift check ${crds}`,
       generate: `crdshift generate ${crds}`,
       typecheck: "tsc --noEmit",
-      "build:server": "esbuild src/server.ts --bundle --platform=node --target=node20 --format=esm --packages=external --outfile=dist/server.js --log-level=warning",
+      "build:server":
+        "esbuild src/server.ts --bundle --platform=node --target=node20 --format=esm --packages=external --outfile=dist/server.js --log-level=warning",
       "build:worker": "wrangler deploy --dry-run --outdir dist/worker",
       "dev:worker": "wrangler dev --ip 127.0.0.1",
       "deploy:cloudflare": "wrangler deploy",
-      "build:lambda": "esbuild src/lambda.ts --bundle --platform=node --target=node22 --format=esm --minify --external:@aws-sdk/* --outfile=dist/lambda/index.mjs --log-level=warning",
-      "synth:aws": 'npm run build:lambda --silent && esbuild src/cdk.ts --bundle --platform=node --target=node20 --format=esm --packages=external --outfile=dist/cdk.mjs --log-level=warning && cdk synth --app "node dist/cdk.mjs" --quiet',
+      "build:lambda":
+        "esbuild src/lambda.ts --bundle --platform=node --target=node22 --format=esm --minify --external:@aws-sdk/* --outfile=dist/lambda/index.mjs --log-level=warning",
+      "synth:aws":
+        'npm run build:lambda --silent && esbuild src/cdk.ts --bundle --platform=node --target=node20 --format=esm --packages=external --outfile=dist/cdk.mjs --log-level=warning && cdk synth --app "node dist/cdk.mjs" --quiet',
       "deploy:aws": "npm run synth:aws --silent && cdk deploy --app cdk.out",
     },
     dependencies: { crdshift: input.crdshift, zod: pin(input, "zod") },
-    devDependencies: Object.fromEntries(["@types/node", "aws-cdk", "aws-cdk-lib", "constructs", "esbuild", "typescript", "vitest", "wrangler"].map((name) => [name, pin(input, name)])),
+    devDependencies: Object.fromEntries(
+      ["@types/node", "aws-cdk", "aws-cdk-lib", "constructs", "esbuild", "typescript", "vitest", "wrangler"].map(
+        (name) => [name, pin(input, name)],
+      ),
+    ),
   };
   return `${JSON.stringify(json, null, 2)}\n`;
 }
@@ -151,7 +164,9 @@ new CrdshiftWebhook(stack, "Webhook", { bundleDir: "dist/lambda" });
 }
 
 function testSource(input: ScaffoldInput): string {
-  const kinds = input.kinds.map((kind) => `import { ${kind.constant} } from "../src/kinds/${kind.base}.js";`).join("\n");
+  const kinds = input.kinds
+    .map((kind) => `import { ${kind.constant} } from "../src/kinds/${kind.base}.js";`)
+    .join("\n");
   const list = input.kinds.map((kind) => kind.constant).join(", ");
   const crds = input.crdFiles.map((file) => `  ${JSON.stringify(file)},`).join("\n");
   return `import { readFileSync } from "node:fs";
@@ -184,7 +199,10 @@ describe("the converters", () => {
 function readme(input: ScaffoldInput): string {
   const todo = input.kinds.filter((kind) => kind.todos.length > 0);
   const kindLines = input.kinds
-    .map((kind) => `- \`src/kinds/${kind.base}.ts\`: ${kind.label}, versions ${kind.versions.join(", ")}; ${kind.todos.length === 0 ? (kind.versions.length > 1 ? "ready: its versions declare the same fields" : "one version, nothing to convert yet") : `converters to write: ${kind.todos.join(", ")} (see the TODO comments)`}.`)
+    .map(
+      (kind) =>
+        `- \`src/kinds/${kind.base}.ts\`: ${kind.label}, versions ${kind.versions.join(", ")}; ${kind.todos.length === 0 ? (kind.versions.length > 1 ? "ready: its versions declare the same fields" : "one version, nothing to convert yet") : `converters to write: ${kind.todos.join(", ")} (see the TODO comments)`}.`,
+    )
     .join("\n");
   const crdStep = input.url
     ? `The CRDs in \`crds/\` already point at ${input.url.replace(/\/convert\/[^/]+$/, "/convert/<token>")}. Apply them once the webhook is deployed there: \`kubectl apply -f crds/\`.`

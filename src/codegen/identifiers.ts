@@ -11,7 +11,11 @@ const RESERVED = new Set(
 /** A camelCase identifier made of a name's letters and digits: `backend-refs` -> `backendRefs`. */
 export function camelName(text: string): string {
   const parts = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const joined = parts.map((part, i) => (i === 0 ? part.charAt(0).toLowerCase() + part.slice(1) : part.charAt(0).toUpperCase() + part.slice(1))).join("");
+  const joined = parts
+    .map((part, i) =>
+      i === 0 ? part.charAt(0).toLowerCase() + part.slice(1) : part.charAt(0).toUpperCase() + part.slice(1),
+    )
+    .join("");
   const name = /^[0-9]/.test(joined) ? `_${joined}` : joined;
   return name || "_";
 }

@@ -38,10 +38,20 @@ export function kindFiles(crd: Crd, options: KindFileOptions): KindFiles {
   const byName = new Map(crd.versions.map((version) => [version.name, version]));
   const ordered = names.map((name) => byName.get(name)!);
   const { code, constants } = schemasSource(ordered.map(({ name, schema }) => ({ name, schema })));
-  const entries = names.map((name) => (constants.get(name) === name ? name : `${propertyKey(name)}: ${constants.get(name)}`));
+  const entries = names.map((name) =>
+    constants.get(name) === name ? name : `${propertyKey(name)}: ${constants.get(name)}`,
+  );
   const schemas = `${schemasHeader(crd, names, options.crdFile, base)}import * as z from "zod/mini";\n\n${code}\n/** Every version's schema, by name, for defineKind. */\nexport const versions = { ${entries.join(", ")} };\n`;
   const { source, todos } = kindSource(crd, names, options, base);
-  return { base, schemasFile: `${base}.schemas.ts`, kindFile: `${base}.ts`, schemas, kind: source, constant: options.constant ?? kindConstName(crd.kind), todos };
+  return {
+    base,
+    schemasFile: `${base}.schemas.ts`,
+    kindFile: `${base}.ts`,
+    schemas,
+    kind: source,
+    constant: options.constant ?? kindConstName(crd.kind),
+    todos,
+  };
 }
 
 function schemasHeader(crd: Crd, names: string[], crdFile: string, base: string): string {
@@ -65,7 +75,12 @@ function schemasHeader(crd: Crd, names: string[], crdFile: string, base: string)
 `;
 }
 
-function kindSource(crd: Crd, names: string[], options: KindFileOptions, base: string): { source: string; todos: string[] } {
+function kindSource(
+  crd: Crd,
+  names: string[],
+  options: KindFileOptions,
+  base: string,
+): { source: string; todos: string[] } {
   const schemaOf = new Map(crd.versions.map((version) => [version.name, version.schema]));
   const storage = crd.versions.find((version) => version.storage)?.name;
   const todos: string[] = [];
@@ -119,9 +134,16 @@ function converterSource(from: string, to: string, diff: SchemaDiff, todos: stri
   }
   todos.push(`${from} -> ${to}`);
   const parts: string[] = [`TODO(crdshift): ${from} -> ${to}.`];
-  if (diff.onlyA.length > 0) parts.push(`Only ${from} has ${list(diff.onlyA)}: the apiserver drops ${diff.onlyA.length > 1 ? "them" : "it"} from a ${to} object, so carry ${diff.onlyA.length > 1 ? "their values" : "its value"} over (or stash ${diff.onlyA.length > 1 ? "them" : "it"}).`);
-  if (diff.onlyB.length > 0) parts.push(`Only ${to} has ${list(diff.onlyB)}: set ${diff.onlyB.length > 1 ? "them" : "it"} from what ${from} has.`);
-  for (const change of diff.changed) parts.push(`${change.path} is ${change.a} in ${from} and ${change.b} in ${to}: convert it.`);
+  if (diff.onlyA.length > 0)
+    parts.push(
+      `Only ${from} has ${list(diff.onlyA)}: the apiserver drops ${diff.onlyA.length > 1 ? "them" : "it"} from a ${to} object, so carry ${diff.onlyA.length > 1 ? "their values" : "its value"} over (or stash ${diff.onlyA.length > 1 ? "them" : "it"}).`,
+    );
+  if (diff.onlyB.length > 0)
+    parts.push(
+      `Only ${to} has ${list(diff.onlyB)}: set ${diff.onlyB.length > 1 ? "them" : "it"} from what ${from} has.`,
+    );
+  for (const change of diff.changed)
+    parts.push(`${change.path} is ${change.a} in ${from} and ${change.b} in ${to}: convert it.`);
   if (diff.changed.length > 0) parts.push("(`as never` lets the copy compile until then.)");
   parts.push("Then delete this comment; `npm run check` tells what still fails.");
   const comment = wrapComment(parts.join(" "), indent);

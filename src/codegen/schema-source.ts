@@ -1,6 +1,6 @@
 import type { OpenApiSchema } from "../openapi/schema";
 import { camelName, commentText, isUsableName, propertyKey, singular } from "./identifiers";
-import { versionTree, type SchemaNode } from "./schema-tree";
+import { type SchemaNode, versionTree } from "./schema-tree";
 
 /**
  * zod/mini source for every version of a CRD. Readable first: object schemas that occur more
@@ -33,7 +33,9 @@ const anyNumber = z.union([z.number(), z.bigint()]);`,
 const intOrString = z.union([z.string(), z.int(), z.bigint()]);`,
 } as const;
 
-export function schemasSource(versions: ReadonlyArray<{ name: string; schema: OpenApiSchema | undefined }>): SchemasSource {
+export function schemasSource(
+  versions: ReadonlyArray<{ name: string; schema: OpenApiSchema | undefined }>,
+): SchemasSource {
   return new Writer().write(versions);
 }
 
@@ -62,11 +64,15 @@ class Writer {
       const same = roots.get(key);
       const doc = tree.notes.length > 0 ? `/** ${name}. ${commentText(tree.notes.join("; "))} */\n` : "";
       if (same) {
-        exports.push(`${doc}/** ${name}: the same schema as ${same}. */\nexport const ${constant} = ${same};\nexport type ${typeName(constant)} = ${typeName(same)};`);
+        exports.push(
+          `${doc}/** ${name}: the same schema as ${same}. */\nexport const ${constant} = ${same};\nexport type ${typeName(constant)} = ${typeName(same)};`,
+        );
         continue;
       }
       roots.set(key, constant);
-      exports.push(`${doc}export const ${constant} = ${this.expression(tree, 0, [], true)};\nexport type ${typeName(constant)} = z.input<typeof ${constant}>;`);
+      exports.push(
+        `${doc}export const ${constant} = ${this.expression(tree, 0, [], true)};\nexport type ${typeName(constant)} = z.input<typeof ${constant}>;`,
+      );
     }
     const helpers = [...this.helpers].map((helper) => HELPERS[helper]);
     const code = [...helpers, ...this.definitions, ...exports].join("\n\n");
@@ -126,7 +132,9 @@ class Writer {
         if (!definition && this.shouldHoist(node, depth)) return this.constantFor(node, context);
         const indent = INDENT.repeat(depth + 1);
         const fields = node.fields.map((field) => {
-          const comments = fieldComments(field).map((line) => `${indent}// ${line}\n`).join("");
+          const comments = fieldComments(field)
+            .map((line) => `${indent}// ${line}\n`)
+            .join("");
           const value = this.expression(field.node, depth + 1, [...context, field.key]);
           return `${comments}${indent}${propertyKey(field.key)}: z.optional(${value}),\n`;
         });
@@ -159,7 +167,10 @@ class Writer {
     if (this.named.has(key)) return true;
     if (depth >= MAX_INLINE_DEPTH) return true;
     // A repeated shape worth a name: more than one field, or anything nested.
-    return (this.counts.get(key) ?? 0) > 1 && (node.fields.length > 1 || node.fields.some((field) => field.node.type !== "string"));
+    return (
+      (this.counts.get(key) ?? 0) > 1 &&
+      (node.fields.length > 1 || node.fields.some((field) => field.node.type !== "string"))
+    );
   }
 
   private constantFor(node: SchemaNode & { type: "object" }, context: string[]): string {

@@ -1,4 +1,4 @@
-import { OBJECT_ENVELOPE, mapValues, shapeOf, type OpenApiSchema } from "../openapi/schema";
+import { mapValues, OBJECT_ENVELOPE, type OpenApiSchema, shapeOf } from "../openapi/schema";
 
 /**
  * A CRD schema read for code generation: the structure the generated zod schema checks, and
@@ -8,7 +8,11 @@ export type SchemaNode =
   | { type: "object"; fields: SchemaField[]; nullable: boolean; notes: string[] }
   | { type: "map"; values: SchemaNode; nullable: boolean; notes: string[] }
   | { type: "array"; items: SchemaNode; nullable: boolean; notes: string[] }
-  | { type: "string" | "boolean" | "integer" | "number" | "int-or-string" | "unknown"; nullable: boolean; notes: string[] };
+  | {
+      type: "string" | "boolean" | "integer" | "number" | "int-or-string" | "unknown";
+      nullable: boolean;
+      notes: string[];
+    };
 
 export interface SchemaField {
   key: string;
@@ -20,7 +24,8 @@ export interface SchemaField {
 
 /** The tree of one version's `openAPIV3Schema`; the object envelope is crdshift's business. */
 export function versionTree(schema: OpenApiSchema | undefined): SchemaNode {
-  if (schema === undefined) return { type: "object", fields: [], nullable: false, notes: ["the CRD gives no schema for this version"] };
+  if (schema === undefined)
+    return { type: "object", fields: [], nullable: false, notes: ["the CRD gives no schema for this version"] };
   return readNode(schema, true);
 }
 
@@ -32,13 +37,23 @@ function readNode(schema: OpenApiSchema, root = false): SchemaNode {
       const required = new Set(schema.required ?? []);
       const fields = Object.entries(schema.properties ?? {})
         .filter(([key]) => !(root && (OBJECT_ENVELOPE as readonly string[]).includes(key)))
-        .map(([key, child]) => ({ key, node: readNode(child), required: required.has(key), summary: summaryOf(child.description) }));
+        .map(([key, child]) => ({
+          key,
+          node: readNode(child),
+          required: required.has(key),
+          summary: summaryOf(child.description),
+        }));
       return { type: "object", fields, nullable, notes };
     }
     case "map":
       return { type: "map", values: readNode(mapValues(schema)), nullable, notes };
     case "array":
-      return { type: "array", items: schema.items ? readNode(schema.items) : { type: "unknown", nullable: true, notes: [] }, nullable, notes };
+      return {
+        type: "array",
+        items: schema.items ? readNode(schema.items) : { type: "unknown", nullable: true, notes: [] },
+        nullable,
+        notes,
+      };
     case "any":
       return { type: "unknown", nullable: true, notes };
     case "string":
@@ -57,7 +72,10 @@ function notesOf(schema: OpenApiSchema): string[] {
   const notes: string[] = [];
   if (schema.format) notes.push(`format ${schema.format}`);
   if (Array.isArray(schema.enum)) {
-    const shown = schema.enum.slice(0, 24).map((value) => JSON.stringify(value)).join(", ");
+    const shown = schema.enum
+      .slice(0, 24)
+      .map((value) => JSON.stringify(value))
+      .join(", ");
     notes.push(`one of ${shown}${schema.enum.length > 24 ? `, … (${schema.enum.length} values)` : ""}`);
   }
   if (schema.default !== undefined) notes.push(`default ${clip(JSON.stringify(schema.default) ?? "")}`);
@@ -78,7 +96,8 @@ function notesOf(schema: OpenApiSchema): string[] {
     notes.push(listType === "map" && keys ? `list-type map, keyed by ${keys.join(" + ")}` : `list-type ${listType}`);
   }
   if (schema["x-kubernetes-map-type"]) notes.push(`map-type ${schema["x-kubernetes-map-type"]}`);
-  if (schema["x-kubernetes-embedded-resource"]) notes.push("an embedded Kubernetes object (apiVersion, kind, metadata)");
+  if (schema["x-kubernetes-embedded-resource"])
+    notes.push("an embedded Kubernetes object (apiVersion, kind, metadata)");
   if (schema["x-kubernetes-preserve-unknown-fields"]) notes.push("keeps unknown fields");
   for (const junctor of ["anyOf", "oneOf", "allOf"] as const) {
     const alternatives = schema[junctor];

@@ -1,14 +1,14 @@
 import * as core from "zod/v4/core";
-import { REASON_LIMIT, clip, quote } from "../clip";
+import { clip, quote, REASON_LIMIT } from "../clip";
 import { parseApiVersion } from "../protocol/api-version";
 import type { KindDefinition } from "../registry/kind";
-import type { Route } from "../registry/routes";
 import type { Registry } from "../registry/registry";
+import type { Route } from "../registry/routes";
 import { describeObject } from "./describe";
 import { guardMetadata, sourceMetadataError } from "./metadata";
-import { certainlyValid } from "./validate";
-import { isJsonObject, jsonTypeName, privateMetadata, type JsonObject } from "./plain";
+import { isJsonObject, type JsonObject, jsonTypeName, privateMetadata } from "./plain";
 import { protoKeyValues, restoreProtoKeys } from "./proto-keys";
+import { certainlyValid } from "./validate";
 
 /** Why a batch failed; metrics and logs count failures by it. */
 export type FailureCause =
@@ -88,23 +88,48 @@ export async function convertObjects(
   for (let index = 0; index < objects.length; index++) {
     const object = objects[index];
     if (deadline !== undefined && now() > deadline) {
-      return { ok: false, cause: "budget-exceeded", index, message: budgetMessage(index, objects, desiredAPIVersion, options) };
+      return {
+        ok: false,
+        cause: "budget-exceeded",
+        index,
+        message: budgetMessage(index, objects, desiredAPIVersion, options),
+      };
     }
     try {
-      const result = convertOne(registry, object, index, desiredAPIVersion, desired.group, desired.version, mayHoldProtoKeys);
+      const result = convertOne(
+        registry,
+        object,
+        index,
+        desiredAPIVersion,
+        desired.group,
+        desired.version,
+        mayHoldProtoKeys,
+      );
       // Await only what is really asynchronous: a microtask per object would cost more than
       // a typical converter. A converter that never settles still meets the deadline.
       converted[index] = result instanceof Promise ? await withDeadline(result, deadline, now) : result;
     } catch (error) {
       if (error === BUDGET_EXCEEDED) {
-        return { ok: false, cause: "budget-exceeded", index, message: budgetMessage(index, objects, desiredAPIVersion, options) };
+        return {
+          ok: false,
+          cause: "budget-exceeded",
+          index,
+          message: budgetMessage(index, objects, desiredAPIVersion, options),
+        };
       }
       if (error instanceof ObjectFailure) {
-        return { ok: false, cause: error.failure, index, message: error.message, ...(error.thrown ? { thrown: error.thrown.value } : {}) };
+        return {
+          ok: false,
+          cause: error.failure,
+          index,
+          message: error.message,
+          ...(error.thrown ? { thrown: error.thrown.value } : {}),
+        };
       }
       // Not a converter's error: most likely a stack overflow on absurdly deep input. Still a
       // Failure that names the object, never an HTTP 500 the user cannot read.
-      const why = error instanceof RangeError ? "nested too deeply to convert" : `internal error: ${errorMessage(error)}`;
+      const why =
+        error instanceof RangeError ? "nested too deeply to convert" : `internal error: ${errorMessage(error)}`;
       return { ok: false, cause: "invalid-object", index, message: `${describeObject(index, object)}: ${why}` };
     }
   }
@@ -128,13 +153,20 @@ function convertOne(
   const { apiVersion, kind } = object;
   const source = typeof apiVersion === "string" ? parseApiVersion(apiVersion) : undefined;
   if (!source) {
-    throw new ObjectFailure("invalid-object", `${who()}: apiVersion ${shownApiVersion(apiVersion)}, expected group/version`);
+    throw new ObjectFailure(
+      "invalid-object",
+      `${who()}: apiVersion ${shownApiVersion(apiVersion)}, expected group/version`,
+    );
   }
   if (typeof kind !== "string" || kind.length === 0) {
     throw new ObjectFailure("invalid-object", `${who()}: kind is missing`);
   }
   const fail: Fail = (cause, reason, thrown) => {
-    throw new ObjectFailure(cause, `${who()} ${clip(kind)} ${clip(String(apiVersion))} -> ${clip(desiredAPIVersion)}: ${reason}`, thrown);
+    throw new ObjectFailure(
+      cause,
+      `${who()} ${clip(kind)} ${clip(String(apiVersion))} -> ${clip(desiredAPIVersion)}: ${reason}`,
+      thrown,
+    );
   };
 
   const original = object.metadata;
@@ -146,12 +178,25 @@ function convertOne(
   const metadataIssue = metadata && sourceMetadataError(metadata);
   if (metadataIssue) fail("invalid-object", metadataIssue);
 
-  if (source.group !== group) fail("unknown-kind", `cannot convert between API groups ${clip(source.group)} and ${clip(group)}`);
+  if (source.group !== group)
+    fail("unknown-kind", `cannot convert between API groups ${clip(source.group)} and ${clip(group)}`);
   const def = registry.lookup(group, kind);
-  if (!def) fail("unknown-kind", `this webhook has no converters for ${clip(kind)} in group ${clip(group)} (it serves ${served(registry)})`);
+  if (!def)
+    fail(
+      "unknown-kind",
+      `this webhook has no converters for ${clip(kind)} in group ${clip(group)} (it serves ${served(registry)})`,
+    );
   const kindDef = def!;
-  const unknown = !kindDef.versions.has(source.version) ? source.version : !kindDef.versions.has(version) ? version : undefined;
-  if (unknown) fail("unknown-version", `${clip(unknown)} is not a version of ${kind}.${group} (known: ${[...kindDef.versions.keys()].join(", ")})`);
+  const unknown = !kindDef.versions.has(source.version)
+    ? source.version
+    : !kindDef.versions.has(version)
+      ? version
+      : undefined;
+  if (unknown)
+    fail(
+      "unknown-version",
+      `${clip(unknown)} is not a version of ${kind}.${group} (known: ${[...kindDef.versions.keys()].join(", ")})`,
+    );
 
   if (source.version === version) {
     // Nothing to convert: the apiserver does not normally send these, but answer correctly.
@@ -214,7 +259,10 @@ function checkStep(
   held: Set<object> | undefined,
 ): void {
   if (!isJsonObject(output)) {
-    fail("converter-error", `the converter returned ${output === null ? "null" : Array.isArray(output) ? "an array" : typeof output}, not an object${where}`);
+    fail(
+      "converter-error",
+      `the converter returned ${output === null ? "null" : Array.isArray(output) ? "an array" : typeof output}, not an object${where}`,
+    );
   }
   // Before the schema check, which would otherwise read the lost fields through the prototype.
   if (held) restoreProtoKeys(output, held);
@@ -266,7 +314,9 @@ function served(registry: Registry): string {
 
 function budgetMessage(index: number, objects: readonly unknown[], desired: string, options: BatchOptions): string {
   const object = objects[index];
-  const what = isJsonObject(object) ? ` (${clip(String(object.kind))} ${clip(String(object.apiVersion))} -> ${clip(desired)})` : "";
+  const what = isJsonObject(object)
+    ? ` (${clip(String(object.kind))} ${clip(String(object.apiVersion))} -> ${clip(desired)})`
+    : "";
   const budget = options.budgetMs !== undefined ? `conversion budget of ${options.budgetMs} ms` : "conversion deadline";
   return `${budget} exceeded after ${index} of ${objects.length} objects${what}`;
 }

@@ -1,3 +1,3 @@
-export { convertObjects, type BatchOptions, type BatchResult, type FailureCause } from "./convert";
+export { type BatchOptions, type BatchResult, convertObjects, type FailureCause } from "./convert";
+export { annotationsError, labelsError, labelValueError, qualifiedNameError } from "./labels";
 export { guardMetadata } from "./metadata";
-export { qualifiedNameError, labelValueError, labelsError, annotationsError } from "./labels";

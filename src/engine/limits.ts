@@ -32,7 +32,8 @@ export function envelopeProblem(text: string, shape: BodyShape): string | undefi
   if (!objects || objects.end < 0) return "no request.objects array found (with its keys spelled plainly)";
   if (shape.objectsArrays > 1) return "request.objects appears more than once";
   const outside = text.length - (objects.end + 1 - objects.start);
-  if (outside > ENVELOPE_LIMIT) return `${outside} characters outside request.objects, over the ${ENVELOPE_LIMIT} a review's envelope may take`;
+  if (outside > ENVELOPE_LIMIT)
+    return `${outside} characters outside request.objects, over the ${ENVELOPE_LIMIT} a review's envelope may take`;
   return undefined;
 }
 
@@ -40,7 +41,11 @@ export function envelopeProblem(text: string, shape: BodyShape): string | undefi
  * Why a review is refused as a whole, decided from the scan of its text before it is parsed:
  * too many objects, or one object too large (its size is that of its text, as sent).
  */
-export function limitFailureBeforeParse(text: string, shape: BodyShape, limits: ReviewLimits): LimitFailure | undefined {
+export function limitFailureBeforeParse(
+  text: string,
+  shape: BodyShape,
+  limits: ReviewLimits,
+): LimitFailure | undefined {
   const { objects } = shape;
   if (!objects) return undefined;
   if (objects.count > limits.maxObjects) return tooMany(objects.count, limits);

@@ -1,6 +1,6 @@
 import { quote } from "../clip";
 import { annotationsError, labelsError } from "./labels";
-import { goTypeName, isJsonObject, jsonTypeName, type JsonObject } from "./plain";
+import { goTypeName, isJsonObject, type JsonObject, jsonTypeName } from "./plain";
 
 const MUTABLE_FIELDS = ["labels", "annotations"] as const;
 
@@ -28,7 +28,9 @@ export function guardMetadata(
     }
     const bad = nonStringKey(next);
     if (bad !== undefined) {
-      return { error: `metadata.${field}[${bad}] must be a string, but is ${goTypeName(next[bad])} in converted object` };
+      return {
+        error: `metadata.${field}[${bad}] must be a string, but is ${goTypeName(next[bad])} in converted object`,
+      };
     }
     const strings = next as Record<string, string>;
     const before = original?.[field];
@@ -61,7 +63,8 @@ const STRING_FIELDS = ["name", "namespace", "uid", "generateName", "resourceVers
 export function sourceMetadataError(metadata: JsonObject): string | undefined {
   for (const field of STRING_FIELDS) {
     const value = metadata[field];
-    if (value !== undefined && value !== null && typeof value !== "string") return `metadata.${field} is ${jsonTypeName(value)}, not a string`;
+    if (value !== undefined && value !== null && typeof value !== "string")
+      return `metadata.${field} is ${jsonTypeName(value)}, not a string`;
   }
   for (const field of MUTABLE_FIELDS) {
     const value = metadata[field];

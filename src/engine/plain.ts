@@ -82,7 +82,8 @@ function copyDeep<T extends object>(root: T): T {
 
 /** Sets a key as plain data: `__proto__` too, which assignment would take for the prototype. */
 function setKey(target: JsonObject, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 

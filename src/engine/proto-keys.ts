@@ -26,8 +26,13 @@ export function protoKeyValues(value: unknown): Set<object> | undefined {
   let found: Set<object> | undefined;
   forEachObject(value, (object) => {
     if (!Object.hasOwn(object, "__proto__")) return;
+    // biome-ignore lint/suspicious/noProto: an own field named __proto__ (JSON.parse makes one), not the accessor
+    // biome-ignore lint/complexity/useLiteralKeys: bracket access to that own field, not the accessor
     const held = (object as Record<string, unknown>)["__proto__"];
-    if (typeof held === "object" && held !== null) (found ??= new Set()).add(held);
+    if (typeof held === "object" && held !== null) {
+      found ??= new Set();
+      found.add(held);
+    }
   });
   return found;
 }
@@ -43,10 +48,17 @@ export function restoreProtoKeys(value: unknown, held: Set<object>): void {
     if (prototype !== Object.prototype && prototype !== null && held.has(prototype) && !Array.isArray(object)) {
       Object.setPrototypeOf(object, Object.prototype);
       if (!Object.hasOwn(object, "__proto__")) {
-        Object.defineProperty(object, "__proto__", { value: prototype, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(object, "__proto__", {
+          value: prototype,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
     }
     if (Object.hasOwn(object, "__proto__")) {
+      // biome-ignore lint/suspicious/noProto: an own field named __proto__ (JSON.parse makes one), not the accessor
+      // biome-ignore lint/complexity/useLiteralKeys: bracket access to that own field, not the accessor
       const own = (object as Record<string, unknown>)["__proto__"];
       if (typeof own === "object" && own !== null) held.add(own);
     }

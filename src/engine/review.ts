@@ -1,12 +1,20 @@
 import { scanBody, treeDepth } from "../protocol/body-scan";
-import { JsonError, OutOfRange, decodeJson, encodeJson, mayHoldCarefulNumber, syntaxErrorMessage, type Decoded } from "../protocol/json";
+import {
+  type Decoded,
+  decodeJson,
+  encodeJson,
+  JsonError,
+  mayHoldCarefulNumber,
+  OutOfRange,
+  syntaxErrorMessage,
+} from "../protocol/json";
 import { failureReply, successReply } from "../protocol/reply";
-import { parseReview, type ConversionReview } from "../protocol/review";
+import { type ConversionReview, parseReview } from "../protocol/review";
 import { exceedsEmbedded } from "../protocol/size";
 import type { Registry } from "../registry";
-import { convertObjects, type BatchResult } from "./convert";
+import { type BatchResult, convertObjects } from "./convert";
 import { describeObject } from "./describe";
-import { envelopeProblem, limitFailure, limitFailureBeforeParse, type LimitFailure, type ReviewLimits } from "./limits";
+import { envelopeProblem, type LimitFailure, limitFailure, limitFailureBeforeParse, type ReviewLimits } from "./limits";
 import { holdsNonFiniteNumber, holdsValue, isJsonObject } from "./plain";
 import { mayHoldProtoKey } from "./proto-keys";
 
@@ -36,11 +44,20 @@ export async function convertBody(registry: Registry, text: string, options: Bod
   if (!parsed.ok) return { rejected: "invalid-review", message: parsed.message };
   const { review } = parsed;
   const { request } = review;
-  const refusal = read.refusal ?? limitFailure(request.objects, options) ?? (decoded.outOfRange ? outOfRangeFailure(request.objects) : undefined);
+  const refusal =
+    read.refusal ??
+    limitFailure(request.objects, options) ??
+    (decoded.outOfRange ? outOfRangeFailure(request.objects) : undefined);
   const result: BatchResult = refusal
     ? { ok: false, ...refusal }
-    : await convertObjects(registry, request.desiredAPIVersion, request.objects, { ...options, mayHoldProtoKeys: mayHoldProtoKey(text) });
-  return { review, ...encodeReply(review, result, decoded.lossless, read.depth > NATIVE_PRINT_DEPTH, options.replyLimitBytes) };
+    : await convertObjects(registry, request.desiredAPIVersion, request.objects, {
+        ...options,
+        mayHoldProtoKeys: mayHoldProtoKey(text),
+      });
+  return {
+    review,
+    ...encodeReply(review, result, decoded.lossless, read.depth > NATIVE_PRINT_DEPTH, options.replyLimitBytes),
+  };
 }
 
 /**
@@ -78,7 +95,10 @@ const DECODE_CAREFUL = { outOfRange: "mark", carefulNumbers: true } as const;
  * care is parsed natively first and its depth read from the tree; any other is scanned first:
  * over a limit, only the review's envelope is parsed, to answer it.
  */
-function readBody(text: string, options: BodyOptions): Read | { rejected: "too-deep" | "invalid-json" | "invalid-review"; message: string } {
+function readBody(
+  text: string,
+  options: BodyOptions,
+): Read | { rejected: "too-deep" | "invalid-json" | "invalid-review"; message: string } {
   try {
     // UTF-8 takes at most three bytes per UTF-16 unit: below a third of the limit, no item exceeds it.
     if (text.length <= PARSE_FIRST_LIMIT && text.length * 3 <= options.maxObjectBytes && !mayHoldCarefulNumber(text)) {
@@ -95,14 +115,21 @@ function readBody(text: string, options: BodyOptions): Read | { rejected: "too-d
       // Text that is not JSON at all is said to be that.
       const broken = syntaxErrorMessage(text);
       if (broken) return { rejected: "invalid-json", message: broken };
-      return { rejected: "invalid-review", message: `body is not a ConversionReview as an apiserver writes one: ${unusual}` };
+      return {
+        rejected: "invalid-review",
+        message: `body is not a ConversionReview as an apiserver writes one: ${unusual}`,
+      };
     }
     const refusal = limitFailureBeforeParse(text, shape, options);
     if (refusal) {
       const { start, end } = shape.objects!;
       return { decoded: decodeJson(`${text.slice(0, start)}[]${text.slice(end + 1)}`, DECODE), depth: 0, refusal };
     }
-    return { decoded: decodeJson(text, shape.carefulNumbers ? DECODE_CAREFUL : DECODE_PLAIN), depth: shape.depth, refusal: undefined };
+    return {
+      decoded: decodeJson(text, shape.carefulNumbers ? DECODE_CAREFUL : DECODE_PLAIN),
+      depth: shape.depth,
+      refusal: undefined,
+    };
   } catch (error) {
     if (error instanceof JsonError) return { rejected: "invalid-json", message: error.message };
     throw error;
@@ -110,7 +137,10 @@ function readBody(text: string, options: BodyOptions): Read | { rejected: "too-d
 }
 
 function tooDeep(depth: number, limit: number) {
-  return { rejected: "too-deep" as const, message: `body is nested ${depth} levels deep, over the limit of ${limit} (CRDSHIFT_MAX_DEPTH)` };
+  return {
+    rejected: "too-deep" as const,
+    message: `body is nested ${depth} levels deep, over the limit of ${limit} (CRDSHIFT_MAX_DEPTH)`,
+  };
 }
 
 /** A number no double holds (`1e400`) would come back changed: the object holding it fails, named. */
@@ -130,7 +160,10 @@ function encodeReply(
   deep: boolean,
   replyLimit?: number,
 ): { text: string; failure?: { cause: string; message: string } } {
-  const fail = (cause: string, message: string) => ({ text: encodeJson(failureReply(review, message)), failure: { cause, message } });
+  const fail = (cause: string, message: string) => ({
+    text: encodeJson(failureReply(review, message)),
+    failure: { cause, message },
+  });
   if (!result.ok) return fail(result.cause, result.message);
   const { objects } = result;
   let text: string;
@@ -147,14 +180,21 @@ function encodeReply(
       }
     });
     if (index < 0) throw error;
-    const why = error instanceof TypeError && /circular/i.test(error.message) ? "it refers to itself" : (error as Error).message;
-    return fail("converter-error", `${convertedName(review, index)}: the converter's result cannot be written as JSON: ${why}`);
+    const why =
+      error instanceof TypeError && /circular/i.test(error.message) ? "it refers to itself" : (error as Error).message;
+    return fail(
+      "converter-error",
+      `${convertedName(review, index)}: the converter's result cannot be written as JSON: ${why}`,
+    );
   }
   // JSON writes NaN and ±Infinity as null: a converter's NaN must not pass silently as null.
   if (NULL_VALUE.test(text)) {
     const index = objects.findIndex(holdsNonFiniteNumber);
     if (index >= 0) {
-      return fail("converter-error", `${convertedName(review, index)}: the converter's result holds NaN or Infinity, which JSON cannot carry (it would arrive as null)`);
+      return fail(
+        "converter-error",
+        `${convertedName(review, index)}: the converter's result holds NaN or Infinity, which JSON cannot carry (it would arrive as null)`,
+      );
     }
   }
   if (replyLimit !== undefined && exceedsEmbedded(text, replyLimit)) {

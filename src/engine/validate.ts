@@ -1,4 +1,4 @@
-import * as core from "zod/v4/core";
+import type * as core from "zod/v4/core";
 
 /**
  * A cheaper validation path for the schemas converters are written with (loose objects of
@@ -26,6 +26,7 @@ const never: Check = () => false;
 const always: Check = () => true;
 
 function compile(schema: core.$ZodType): Check {
+  // biome-ignore lint/suspicious/noExplicitAny: zod's definitions differ per type; each case reads its own fields
   const def = schema._zod.def as core.$ZodTypeDef & Record<string, any>;
   // Checks (lengths, patterns, refinements, formats such as z.email() or z.int(), which are
   // checks themselves) and coercion are zod's business.
@@ -66,6 +67,7 @@ function compile(schema: core.$ZodType): Check {
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: an object schema's definition (shape, catchall)
 function compileObject(def: Record<string, any>): Check {
   const shape = def.shape as Record<string, core.$ZodType>;
   const keys = Object.keys(shape);
@@ -77,7 +79,13 @@ function compileObject(def: Record<string, any>): Check {
   });
   const catchall = def.catchall as core.$ZodType | undefined;
   const extra: "ignore" | "refuse" | Check =
-    catchall === undefined ? "ignore" : catchall._zod.def.type === "unknown" || catchall._zod.def.type === "any" ? "ignore" : catchall._zod.def.type === "never" ? "refuse" : compile(catchall);
+    catchall === undefined
+      ? "ignore"
+      : catchall._zod.def.type === "unknown" || catchall._zod.def.type === "any"
+        ? "ignore"
+        : catchall._zod.def.type === "never"
+          ? "refuse"
+          : compile(catchall);
   const known = new Set(keys);
   return (v) => {
     if (typeof v !== "object" || v === null || Array.isArray(v)) return false;

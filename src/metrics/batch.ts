@@ -48,7 +48,12 @@ export class MetricBatch {
       for (const name of set) key += `\u0000${name}=${point.dimensions[name]}`;
       let series = this.series.get(key);
       if (!series) {
-        series = { name: point.name, unit: point.unit, dimensions: set.map((name) => ({ Name: name, Value: point.dimensions[name]! })), values: new Map() };
+        series = {
+          name: point.name,
+          unit: point.unit,
+          dimensions: set.map((name) => ({ Name: name, Value: point.dimensions[name]! })),
+          values: new Map(),
+        };
         this.series.set(key, series);
       }
       const count = series.values.get(point.value);

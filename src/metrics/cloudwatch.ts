@@ -1,6 +1,6 @@
 import type { Logger } from "../log";
-import { MetricBatch, type Datum } from "./batch";
-import { rejectionPoint, reviewPoints, type Metrics } from "./metrics";
+import { type Datum, MetricBatch } from "./batch";
+import { type Metrics, rejectionPoint, reviewPoints } from "./metrics";
 
 export interface CloudWatchOptions {
   namespace: string;
@@ -50,7 +50,9 @@ export function createCloudWatchMetrics(options: CloudWatchOptions): Metrics {
         maxAttempts: 2,
       });
       return (MetricData: Datum[]) =>
-        cw.send(new sdk.PutMetricDataCommand({ Namespace: namespace, MetricData }), { abortSignal: AbortSignal.timeout(timeoutMs) });
+        cw.send(new sdk.PutMetricDataCommand({ Namespace: namespace, MetricData }), {
+          abortSignal: AbortSignal.timeout(timeoutMs),
+        });
     }));
 
   async function ship(calls: Datum[][], overflow: number): Promise<void> {
@@ -68,7 +70,13 @@ export function createCloudWatchMetrics(options: CloudWatchOptions): Metrics {
     }
     if (failure !== undefined || dropped > 0) {
       if (!outage) {
-        log({ level: "warn", msg: "metrics dropped", sink: "cloudwatch", error: describe(failure ?? "buffer full"), dropped });
+        log({
+          level: "warn",
+          msg: "metrics dropped",
+          sink: "cloudwatch",
+          error: describe(failure ?? "buffer full"),
+          dropped,
+        });
         outage = { dropped: 0 };
       }
       outage.dropped += dropped;
@@ -103,7 +111,8 @@ export function createCloudWatchMetrics(options: CloudWatchOptions): Metrics {
     },
     pending() {
       if (batch.size === 0) return flushing;
-      return (flushing ??= drain());
+      flushing ??= drain();
+      return flushing;
     },
   };
 }

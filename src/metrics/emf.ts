@@ -1,11 +1,15 @@
-import { rejectionPoint, reviewPoints, type MetricPoint, type Metrics } from "./metrics";
+import { type MetricPoint, type Metrics, rejectionPoint, reviewPoints } from "./metrics";
 
 /**
  * CloudWatch Embedded Metric Format: one JSON log line per review, from which CloudWatch Logs
  * extracts the metrics. No SDK, no API call, no IAM grant: the default on Lambda, where stdout
  * already goes to CloudWatch Logs. Format: CloudWatch_Embedded_Metric_Format_Specification.
  */
-export function createEmfMetrics(options: { namespace: string; write: (line: string) => void; now?: () => number }): Metrics {
+export function createEmfMetrics(options: {
+  namespace: string;
+  write: (line: string) => void;
+  now?: () => number;
+}): Metrics {
   const { namespace, write, now = Date.now } = options;
   const emit = (points: MetricPoint[]) => write(JSON.stringify(emfDocument(namespace, now(), points)));
   return {

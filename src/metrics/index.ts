@@ -2,11 +2,11 @@ import type { MetricsConfig } from "../config";
 import type { Logger } from "../log";
 import { createCloudWatchMetrics } from "./cloudwatch";
 import { createEmfMetrics } from "./emf";
-import { noMetrics, type Metrics } from "./metrics";
+import { type Metrics, noMetrics } from "./metrics";
 
-export { createCloudWatchMetrics, type CloudWatchOptions } from "./cloudwatch";
+export { type CloudWatchOptions, createCloudWatchMetrics } from "./cloudwatch";
 export { createEmfMetrics, emfDocument } from "./emf";
-export { METRICS, noMetrics, type Metrics, type MetricName, type RejectionReason, type ReviewOutcome } from "./metrics";
+export { METRICS, type MetricName, type Metrics, noMetrics, type RejectionReason, type ReviewOutcome } from "./metrics";
 
 export interface MetricsServices {
   log: Logger;
@@ -19,7 +19,12 @@ export interface MetricsServices {
   loadCloudWatchSdk?: () => Promise<unknown>;
 }
 
-const noSdk = () => Promise.reject(new Error('CRDSHIFT_METRICS=cloudwatch needs the CloudWatch SDK: pass loadCloudWatchSdk: () => import("@aws-sdk/client-cloudwatch")'));
+const noSdk = () =>
+  Promise.reject(
+    new Error(
+      'CRDSHIFT_METRICS=cloudwatch needs the CloudWatch SDK: pass loadCloudWatchSdk: () => import("@aws-sdk/client-cloudwatch")',
+    ),
+  );
 
 /** The sink the configuration names. */
 export function createMetrics(config: MetricsConfig, services: MetricsServices): Metrics {

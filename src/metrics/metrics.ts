@@ -90,7 +90,13 @@ export function reviewPoints(outcome: ReviewOutcome): MetricPoint[] {
     },
   ];
   if (result === "success") {
-    points.push({ name: "ObjectsConverted", unit: "Count", value: outcome.objects, dimensions: { CRD: crd, From: from, To: to }, sets: CRD_FROM_TO });
+    points.push({
+      name: "ObjectsConverted",
+      unit: "Count",
+      value: outcome.objects,
+      dimensions: { CRD: crd, From: from, To: to },
+      sets: CRD_FROM_TO,
+    });
   } else {
     points.push({
       name: "ConversionFailures",

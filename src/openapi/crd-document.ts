@@ -35,7 +35,8 @@ export function readCrds(text: string, file: string): Crd[] {
   const documents = parseAllDocuments(text);
   const crds: Crd[] = [];
   for (const [index, document] of (Array.isArray(documents) ? documents : [documents]).entries()) {
-    if (document.errors.length > 0) throw new CrdReadError(`${file}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
+    if (document.errors.length > 0)
+      throw new CrdReadError(`${file}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
     const value: unknown = document.toJS({ maxAliasCount: 1000 });
     const items = isRecord(value) && value.kind === "List" && Array.isArray(value.items) ? value.items : [value];
     for (const item of items) {
@@ -50,7 +51,9 @@ export function readCrds(text: string, file: string): Crd[] {
 function readCrd(document: Record<string, unknown>, where: string): Crd {
   const apiVersion = document.apiVersion;
   if (typeof apiVersion !== "string" || !CRD_API_VERSIONS.includes(apiVersion)) {
-    throw new CrdReadError(`${where}: a CustomResourceDefinition of apiVersion ${String(apiVersion)} is not one crdshift knows (${CRD_API_VERSIONS.join(", ")})`);
+    throw new CrdReadError(
+      `${where}: a CustomResourceDefinition of apiVersion ${String(apiVersion)} is not one crdshift knows (${CRD_API_VERSIONS.join(", ")})`,
+    );
   }
   const spec = isRecord(document.spec) ? document.spec : {};
   const names = isRecord(spec.names) ? spec.names : {};

@@ -1,4 +1,4 @@
-import { OBJECT_ENVELOPE, keepsUnknownFields, mapValues, type OpenApiSchema } from "./schema";
+import { keepsUnknownFields, mapValues, OBJECT_ENVELOPE, type OpenApiSchema } from "./schema";
 
 /**
  * What the apiserver keeps of an object a webhook returns, or an object it stores: fields the
@@ -14,13 +14,16 @@ export function pruneLikeApiserver(value: unknown, schema: OpenApiSchema | undef
 
 function prune(value: unknown, schema: OpenApiSchema, envelope: boolean): unknown {
   if (Array.isArray(value)) {
-    return schema.items ? value.map((item) => prune(item, schema.items!, schema.items!["x-kubernetes-embedded-resource"] === true)) : value.slice();
+    return schema.items
+      ? value.map((item) => prune(item, schema.items!, schema.items!["x-kubernetes-embedded-resource"] === true))
+      : value.slice();
   }
   if (typeof value !== "object" || value === null) return value;
   const object = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   const properties = schema.properties;
-  const values = schema.additionalProperties !== undefined && schema.additionalProperties !== false ? mapValues(schema) : undefined;
+  const values =
+    schema.additionalProperties !== undefined && schema.additionalProperties !== false ? mapValues(schema) : undefined;
   const keepUnknown = keepsUnknownFields(schema);
   for (const key of Object.keys(object)) {
     const field = object[key];

@@ -1,5 +1,5 @@
 import { joinPath } from "./field-path";
-import { OBJECT_ENVELOPE, keepsUnknownFields, mapValues, shapeOf, type OpenApiSchema, type Shape } from "./schema";
+import { keepsUnknownFields, mapValues, OBJECT_ENVELOPE, type OpenApiSchema, type Shape, shapeOf } from "./schema";
 
 /** How two versions' schemas differ, as field paths (`spec.rules[*].port`, `spec.labels.*`). */
 export interface SchemaDiff {
@@ -20,7 +20,13 @@ export interface SchemaDiff {
  */
 export function diffSchemas(a: OpenApiSchema | undefined, b: OpenApiSchema | undefined): SchemaDiff {
   const diff: SchemaDiff = { onlyA: [], onlyB: [], changed: [] };
-  walk(a ?? { type: "object", "x-kubernetes-preserve-unknown-fields": true }, b ?? { type: "object", "x-kubernetes-preserve-unknown-fields": true }, "", true, diff);
+  walk(
+    a ?? { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+    b ?? { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+    "",
+    true,
+    diff,
+  );
   return diff;
 }
 
@@ -64,6 +70,15 @@ function walk(a: OpenApiSchema, b: OpenApiSchema, path: string, root: boolean, d
 }
 
 function describe(shape: Shape, schema: OpenApiSchema): string {
-  const name = shape === "any" ? "any value" : shape === "map" ? "a map" : shape === "int-or-string" ? "an int-or-string" : shape === "object" || shape === "array" || shape === "integer" ? `an ${shape}` : `a ${shape}`;
+  const name =
+    shape === "any"
+      ? "any value"
+      : shape === "map"
+        ? "a map"
+        : shape === "int-or-string"
+          ? "an int-or-string"
+          : shape === "object" || shape === "array" || shape === "integer"
+            ? `an ${shape}`
+            : `a ${shape}`;
   return schema.nullable ? `${name} (nullable)` : name;
 }

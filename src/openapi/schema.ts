@@ -72,7 +72,12 @@ export function shapeOf(schema: OpenApiSchema): Shape {
 
 /** An object whose keys are data (`additionalProperties` with a schema), like a Go map. */
 export function isMapSchema(schema: OpenApiSchema): boolean {
-  return schema.type === "object" && !schema.properties && schema.additionalProperties !== undefined && schema.additionalProperties !== false;
+  return (
+    schema.type === "object" &&
+    !schema.properties &&
+    schema.additionalProperties !== undefined &&
+    schema.additionalProperties !== false
+  );
 }
 
 /** The schema of a map's values; `true` (any value) reads as the empty schema. */

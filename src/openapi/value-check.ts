@@ -19,31 +19,39 @@ export function firstViolation(value: unknown, schema: OpenApiSchema, path: stri
   if (value === null) return schema.nullable ? undefined : `${at}: null is not allowed`;
   const typeError = checkType(value, schema);
   if (typeError) return `${at}: ${typeError}`;
-  if (Array.isArray(schema.enum) && !schema.enum.some((option) => sameJson(option, value))) return `${at}: not one of the enum values`;
+  if (Array.isArray(schema.enum) && !schema.enum.some((option) => sameJson(option, value)))
+    return `${at}: not one of the enum values`;
   const own = checkOwn(value, schema, path);
   if (own) return own;
   for (const sub of schema.allOf ?? []) {
     const failed = firstViolation(value, sub, path);
     if (failed) return failed;
   }
-  if (schema.anyOf && !schema["x-kubernetes-int-or-string"] && !schema.anyOf.some((sub) => matchesSchema(value, sub))) return `${at}: matches none of anyOf`;
+  if (schema.anyOf && !schema["x-kubernetes-int-or-string"] && !schema.anyOf.some((sub) => matchesSchema(value, sub)))
+    return `${at}: matches none of anyOf`;
   if (schema.anyOf && schema["x-kubernetes-int-or-string"]) {
     // The marker's anyOf is [integer, string]; other alternatives (rare) still count.
-    const rest = schema.anyOf.filter((sub) => !(Object.keys(sub).length === 1 && (sub.type === "integer" || sub.type === "string")));
+    const rest = schema.anyOf.filter(
+      (sub) => !(Object.keys(sub).length === 1 && (sub.type === "integer" || sub.type === "string")),
+    );
     if (rest.length > 0 && !rest.some((sub) => matchesSchema(value, sub))) return `${at}: matches none of anyOf`;
   }
-  if (schema.oneOf && schema.oneOf.filter((sub) => matchesSchema(value, sub)).length !== 1) return `${at}: does not match exactly one of oneOf`;
+  if (schema.oneOf && schema.oneOf.filter((sub) => matchesSchema(value, sub)).length !== 1)
+    return `${at}: does not match exactly one of oneOf`;
   if (schema.not && matchesSchema(value, schema.not)) return `${at}: matches the schema under not`;
   return undefined;
 }
 
 function checkType(value: unknown, schema: OpenApiSchema): string | undefined {
-  if (schema["x-kubernetes-int-or-string"]) return typeof value === "string" || isInteger(value) ? undefined : "not an integer or a string";
+  if (schema["x-kubernetes-int-or-string"])
+    return typeof value === "string" || isInteger(value) ? undefined : "not an integer or a string";
   switch (schema.type) {
     case undefined:
       return undefined;
     case "object":
-      return typeof value === "object" && !Array.isArray(value) && typeof value !== "bigint" ? undefined : "not an object";
+      return typeof value === "object" && !Array.isArray(value) && typeof value !== "bigint"
+        ? undefined
+        : "not an object";
     case "array":
       return Array.isArray(value) ? undefined : "not an array";
     case "string":
@@ -53,7 +61,9 @@ function checkType(value: unknown, schema: OpenApiSchema): string | undefined {
     case "integer":
       return isInteger(value) ? undefined : "not an integer";
     case "number":
-      return typeof value === "bigint" || (typeof value === "number" && Number.isFinite(value)) ? undefined : "not a number";
+      return typeof value === "bigint" || (typeof value === "number" && Number.isFinite(value))
+        ? undefined
+        : "not a number";
     default:
       return `has unknown type ${schema.type}`;
   }
@@ -72,13 +82,18 @@ function checkOwn(value: unknown, schema: OpenApiSchema, path: string): string |
   }
   if (typeof value === "number" || typeof value === "bigint") {
     const n = Number(value);
-    if (schema.minimum !== undefined && (schema.exclusiveMinimum ? n <= schema.minimum : n < schema.minimum)) return `${at}: below the minimum`;
-    if (schema.maximum !== undefined && (schema.exclusiveMaximum ? n >= schema.maximum : n > schema.maximum)) return `${at}: above the maximum`;
-    if (schema.multipleOf !== undefined && typeof value === "number" && !Number.isInteger(value / schema.multipleOf)) return `${at}: not a multiple of ${schema.multipleOf}`;
+    if (schema.minimum !== undefined && (schema.exclusiveMinimum ? n <= schema.minimum : n < schema.minimum))
+      return `${at}: below the minimum`;
+    if (schema.maximum !== undefined && (schema.exclusiveMaximum ? n >= schema.maximum : n > schema.maximum))
+      return `${at}: above the maximum`;
+    if (schema.multipleOf !== undefined && typeof value === "number" && !Number.isInteger(value / schema.multipleOf))
+      return `${at}: not a multiple of ${schema.multipleOf}`;
   }
   if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) return `${at}: fewer than ${schema.minItems} items`;
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) return `${at}: more than ${schema.maxItems} items`;
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      return `${at}: fewer than ${schema.minItems} items`;
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      return `${at}: more than ${schema.maxItems} items`;
     const identity = itemIdentity(schema);
     if (identity) {
       const seen = new Set(value.map(identity));
@@ -95,10 +110,15 @@ function checkOwn(value: unknown, schema: OpenApiSchema, path: string): string |
   if (typeof value === "object" && value !== null) {
     const object = value as Record<string, unknown>;
     const keys = Object.keys(object);
-    if (schema.minProperties !== undefined && keys.length < schema.minProperties) return `${at}: fewer than ${schema.minProperties} entries`;
-    if (schema.maxProperties !== undefined && keys.length > schema.maxProperties) return `${at}: more than ${schema.maxProperties} entries`;
+    if (schema.minProperties !== undefined && keys.length < schema.minProperties)
+      return `${at}: fewer than ${schema.minProperties} entries`;
+    if (schema.maxProperties !== undefined && keys.length > schema.maxProperties)
+      return `${at}: more than ${schema.maxProperties} entries`;
     for (const key of schema.required ?? []) if (!Object.hasOwn(object, key)) return `${joinPath(path, key)}: required`;
-    const values = schema.additionalProperties !== undefined && schema.additionalProperties !== false ? mapValues(schema) : undefined;
+    const values =
+      schema.additionalProperties !== undefined && schema.additionalProperties !== false
+        ? mapValues(schema)
+        : undefined;
     for (const key of keys) {
       const fieldSchema = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : values;
       if (!fieldSchema) continue;

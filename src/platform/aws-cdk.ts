@@ -56,9 +56,12 @@ export class CrdshiftWebhook extends Construct {
     super(scope, id);
     const namespace = props.metricsNamespace ?? "crdshift";
     const metrics = props.metrics ?? "emf";
-    if (!["emf", "cloudwatch", "none"].includes(metrics)) throw new Error(`metrics must be emf, cloudwatch or none, got ${JSON.stringify(metrics)}`);
+    if (!["emf", "cloudwatch", "none"].includes(metrics))
+      throw new Error(`metrics must be emf, cloudwatch or none, got ${JSON.stringify(metrics)}`);
     if (props.token !== undefined && !Token.isUnresolved(props.token)) {
-      throw new Error("token must be a CloudFormation reference (a NoEcho parameter's valueAsString), not a literal: the template would show it");
+      throw new Error(
+        "token must be a CloudFormation reference (a NoEcho parameter's valueAsString), not a literal: the template would show it",
+      );
     }
     const token = props.token ?? tokenParameter(Stack.of(this), props.tokenParameterName ?? "PathToken").valueAsString;
 
@@ -96,9 +99,15 @@ export class CrdshiftWebhook extends Construct {
       );
     }
 
-    this.functionUrl = this.function.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE, invokeMode: lambda.InvokeMode.BUFFERED });
+    this.functionUrl = this.function.addFunctionUrl({
+      authType: lambda.FunctionUrlAuthType.NONE,
+      invokeMode: lambda.InvokeMode.BUFFERED,
+    });
     this.urlPrefix = Fn.join("", [this.functionUrl.url, "convert/"]);
-    const output = new CfnOutput(this, "UrlPrefix", { description: "Put <prefix><token> in spec.conversion.webhook.clientConfig.url", value: this.urlPrefix });
+    const output = new CfnOutput(this, "UrlPrefix", {
+      description: "Put <prefix><token> in spec.conversion.webhook.clientConfig.url",
+      value: this.urlPrefix,
+    });
     output.overrideLogicalId(`${id.replace(/[^A-Za-z0-9]/g, "")}UrlPrefix`);
   }
 }

@@ -5,5 +5,7 @@
  */
 export const importCloudWatchSdk = (): Promise<unknown> =>
   import("@aws-sdk/client-cloudwatch").catch((error: unknown) => {
-    throw new Error(`CRDSHIFT_METRICS=cloudwatch needs the package @aws-sdk/client-cloudwatch (npm install @aws-sdk/client-cloudwatch): ${(error as Error).message}`);
+    throw new Error(
+      `CRDSHIFT_METRICS=cloudwatch needs the package @aws-sdk/client-cloudwatch (npm install @aws-sdk/client-cloudwatch): ${(error as Error).message}`,
+    );
   });

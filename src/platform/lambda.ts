@@ -1,11 +1,16 @@
 import type { Context } from "hono";
-import type { FunctionUrlBindings, FunctionUrlEvent, FunctionUrlResult, LambdaContext } from "../adapter/function-url/event";
+import type {
+  FunctionUrlBindings,
+  FunctionUrlEvent,
+  FunctionUrlResult,
+  LambdaContext,
+} from "../adapter/function-url/event";
 import { handleFunctionUrl } from "../adapter/function-url/handle";
 import { installLightResponse } from "../adapter/function-url/response";
 import { jsonLogger } from "../log";
 import type { Registry } from "../registry";
-import { FUNCTION_URL_PAYLOAD_BYTES, FUNCTION_URL_REPLY_BYTES } from "./function-url-limits";
 import { importCloudWatchSdk } from "./cloudwatch-sdk";
+import { FUNCTION_URL_PAYLOAD_BYTES, FUNCTION_URL_REPLY_BYTES } from "./function-url-limits";
 import { sha256Hex } from "./sha256";
 import { misconfiguredBody, startApp } from "./start";
 
@@ -61,5 +66,10 @@ export function createHandler(registry: Registry): FunctionUrlHandler {
   });
   if (started.ok) return handleFunctionUrl(started.app);
   const body = misconfiguredBody("function");
-  return async () => ({ statusCode: 500, headers: { "content-type": "application/json" }, body, isBase64Encoded: false });
+  return async () => ({
+    statusCode: 500,
+    headers: { "content-type": "application/json" },
+    body,
+    isBase64Encoded: false,
+  });
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve as serveNode, type ServerType } from "@hono/node-server";
+import { type ServerType, serve as serveNode } from "@hono/node-server";
 import type { Context } from "hono";
 import { createJsonLogger } from "../log";
 import type { Registry } from "../registry";
@@ -47,11 +47,22 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
   const port = options.port ?? Number(env.PORT ?? 8787);
   const hostname = options.hostname ?? env.HOST ?? "127.0.0.1";
   // Straight to the streams: console.log's formatting costs more than the line is worth here.
-  const log = createJsonLogger((line, record) => (record.level === "error" ? process.stderr : process.stdout).write(`${line}\n`));
+  const log = createJsonLogger((line, record) =>
+    (record.level === "error" ? process.stderr : process.stdout).write(`${line}\n`),
+  );
   // The socket's peer: the only address on Node nobody can forge with a header.
-  const sourceAddress = (c: Context) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
+  const sourceAddress = (c: Context) =>
+    (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
   const writeMetricLine = (line: string) => process.stdout.write(`${line}\n`);
-  const started = startApp(registry, { env, log, writeMetricLine, loadCloudWatchSdk: importCloudWatchSdk, startedAt, sourceAddress, tokenHash: sha256Hex });
+  const started = startApp(registry, {
+    env,
+    log,
+    writeMetricLine,
+    loadCloudWatchSdk: importCloudWatchSdk,
+    startedAt,
+    sourceAddress,
+    tokenHash: sha256Hex,
+  });
   if (!started.ok) throw started.error;
   const path = started.config.tokens.length > 0 ? "/convert/$CRDSHIFT_TOKEN" : "/convert";
 
@@ -66,7 +77,8 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
   // A node:http Server (no other createServer given), set before its first connection arrives.
   applyNodeTimeouts(server as Server);
 
-  const close = () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  const close = () =>
+    new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
   if (options.handleSignals ?? true) {
     const stop = () => void close().then(() => process.exit(0));
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, stop);

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import { createApp, type AppOptions } from "../app";
-import { ConfigError, readConfig, type Config, type PlatformDefaults } from "../config";
+import { type AppOptions, createApp } from "../app";
+import { type Config, ConfigError, type PlatformDefaults, readConfig } from "../config";
 import type { Logger } from "../log";
 import { createMetrics } from "../metrics";
 import type { Registry } from "../registry";
@@ -10,7 +10,8 @@ import type { Registry } from "../registry";
  * the metrics sink it names, and the one Hono app. Each platform's factory (node.ts, workers.ts,
  * lambda.ts) only says where its environment, its log and its caller's address are.
  */
-export interface PlatformStart extends Pick<AppOptions, "startedAt" | "platformDeadline" | "sourceAddress" | "tokenHash"> {
+export interface PlatformStart
+  extends Pick<AppOptions, "startedAt" | "platformDeadline" | "sourceAddress" | "tokenHash"> {
   /** `process.env` on Node and Lambda, the Worker's `env` bindings on Workers. */
   env: Readonly<Record<string, unknown>>;
   defaults?: PlatformDefaults;
@@ -28,7 +29,11 @@ export function startApp(registry: Registry, start: PlatformStart): Started {
   const { env, defaults, log, writeMetricLine, loadCloudWatchSdk, ...app } = start;
   try {
     const config = readConfig(env, defaults);
-    const metrics = createMetrics(config.metrics, { log, write: writeMetricLine, ...(loadCloudWatchSdk ? { loadCloudWatchSdk } : {}) });
+    const metrics = createMetrics(config.metrics, {
+      log,
+      write: writeMetricLine,
+      ...(loadCloudWatchSdk ? { loadCloudWatchSdk } : {}),
+    });
     return { ok: true, config, app: createApp({ registry, config, log, metrics, ...app }) };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

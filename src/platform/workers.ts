@@ -45,7 +45,11 @@ export function createWorker(registry: Registry, options: WorkerOptions = {}): C
           // Cloudflare's edge sets CF-Connecting-IP itself, overwriting whatever a client sent.
           sourceAddress: (c) => c.req.header("cf-connecting-ip"),
         });
-        if (!started.ok) return new Response(misconfiguredBody("Worker"), { status: 500, headers: { "content-type": "application/json" } });
+        if (!started.ok)
+          return new Response(misconfiguredBody("Worker"), {
+            status: 500,
+            headers: { "content-type": "application/json" },
+          });
         app = started.app;
       }
       return app.fetch(request, env, ctx as never);

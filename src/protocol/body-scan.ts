@@ -1,5 +1,5 @@
-import { utf8Length } from "./size";
 import { stringEnd } from "./json-string-end";
+import { utf8Length } from "./size";
 
 /**
  * The shape of a review body, read in one pass over its text before it is parsed, so that a
@@ -88,7 +88,13 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
         objectsArrays++;
         inObjects = true;
         index = 0;
-      } else if (depth === 5 && inObjects && c === 123 && text.charCodeAt(itemStart) === 123 && isKey(text, keyStart, keyEnd, "metadata")) {
+      } else if (
+        depth === 5 &&
+        inObjects &&
+        c === 123 &&
+        text.charCodeAt(itemStart) === 123 &&
+        isKey(text, keyStart, keyEnd, "metadata")
+      ) {
         metadataStart = i;
       }
     } else if (c === 125 /* } */ || c === 93 /* ] */) {
@@ -117,7 +123,8 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
       let j = i + 1;
       const sign = text.charCodeAt(j);
       if (sign === 43 || sign === 45) j++;
-      if (isDigit(text.charCodeAt(j)) && isDigit(text.charCodeAt(j + 1)) && isDigit(text.charCodeAt(j + 2))) carefulNumbers = true;
+      if (isDigit(text.charCodeAt(j)) && isDigit(text.charCodeAt(j + 1)) && isDigit(text.charCodeAt(j + 2)))
+        carefulNumbers = true;
     }
     i++;
   }
@@ -157,12 +164,18 @@ export function treeDepth(root: unknown): number {
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
-        if (typeof item === "object" && item !== null) (values.push(item), depths.push(depth + 1));
+        if (typeof item === "object" && item !== null) {
+          values.push(item as Record<string, unknown>);
+          depths.push(depth + 1);
+        }
       }
     } else {
       for (const key in value) {
         const item = value[key];
-        if (typeof item === "object" && item !== null) (values.push(item), depths.push(depth + 1));
+        if (typeof item === "object" && item !== null) {
+          values.push(item as Record<string, unknown>);
+          depths.push(depth + 1);
+        }
       }
     }
   }

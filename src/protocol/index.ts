@@ -1,15 +1,15 @@
-export { decodeJson, encodeJson, JsonError, type Decoded } from "./json";
-export { parseApiVersion, type GroupVersion } from "./api-version";
+export { type GroupVersion, parseApiVersion } from "./api-version";
+export { type BodyShape, scanBody } from "./body-scan";
+export { type Decoded, decodeJson, encodeJson, JsonError } from "./json";
+export { failureReply, successReply } from "./reply";
 export {
-  parseReview,
-  conversionReviewSchema,
-  REVIEW_API_VERSIONS,
-  type ConversionReview,
   type ConversionRequest,
-  type ConversionReviewReply,
   type ConversionResponse,
   type ConversionResult,
+  type ConversionReview,
+  type ConversionReviewReply,
+  conversionReviewSchema,
+  parseReview,
+  REVIEW_API_VERSIONS,
   type ReviewApiVersion,
 } from "./review";
-export { successReply, failureReply } from "./reply";
-export { scanBody, type BodyShape } from "./body-scan";

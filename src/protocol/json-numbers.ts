@@ -102,7 +102,9 @@ export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
   // Every marker string once parsed; the tag is random, so no string of a body can pose as one.
   const prefix = `\u0001${processTag()}:`;
   const restore = (value: unknown): unknown =>
-    typeof value === "string" && value.charCodeAt(0) === 1 && value.startsWith(prefix) ? values[Number(value.slice(prefix.length))] : value;
+    typeof value === "string" && value.charCodeAt(0) === 1 && value.startsWith(prefix)
+      ? values[Number(value.slice(prefix.length))]
+      : value;
   const top = restore(root);
   if (typeof top !== "object" || top === null || top instanceof OutOfRange) return top;
   const pending: object[] = [top];
@@ -122,7 +124,8 @@ export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
           const value = restore(item);
           if (value === item) continue;
           // A key is data, `__proto__` too: set it as JSON.parse did, never as a prototype.
-          if (key === "__proto__") Object.defineProperty(holder, key, { value, enumerable: true, writable: true, configurable: true });
+          if (key === "__proto__")
+            Object.defineProperty(holder, key, { value, enumerable: true, writable: true, configurable: true });
           else holder[key] = value;
         }
       }

@@ -97,7 +97,13 @@ function prepare(value: unknown, key: string | number): unknown {
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === "function") value = toJSON.call(value, String(key));
   // Plain objects and arrays (nearly everything) need no further look.
-  if (typeof value !== "object" || value === null || Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype) return value;
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    Array.isArray(value) ||
+    Object.getPrototypeOf(value) === Object.prototype
+  )
+    return value;
   if (value instanceof Number) return Number(value);
   if (value instanceof String) return String(value);
   if (value instanceof Boolean || value instanceof BigInt) return value.valueOf();

@@ -44,7 +44,8 @@ export function findSyntaxError(text: string): SyntaxProblem | undefined {
       i = end;
     } else {
       const literal = c === 116 ? "true" : c === 102 ? "false" : c === 110 ? "null" : undefined;
-      if (literal === undefined || !text.startsWith(literal, i)) return { position: i, problem: "unexpected character where a value should start" };
+      if (literal === undefined || !text.startsWith(literal, i))
+        return { position: i, problem: "unexpected character where a value should start" };
       i += literal.length;
     }
     // After a value: a separator, the end of containers, or the end of the text.
@@ -62,7 +63,12 @@ export function findSyntaxError(text: string): SyntaxProblem | undefined {
       }
       if (c2 !== 44 /* , */) {
         if (i >= n) return { position: i, problem: "unexpected end of the text" };
-        return { position: i, problem: inObject ? "expected ',' or '}' after a property's value" : "expected ',' or ']' after an array element" };
+        return {
+          position: i,
+          problem: inObject
+            ? "expected ',' or '}' after a property's value"
+            : "expected ',' or ']' after an array element",
+        };
       }
       i = skipSpace(text, i + 1);
       if (inObject) {

@@ -43,9 +43,7 @@ export interface ConversionReviewReply {
   response: ConversionResponse;
 }
 
-export type ReviewParse =
-  | { ok: true; review: ConversionReview }
-  | { ok: false; message: string };
+export type ReviewParse = { ok: true; review: ConversionReview } | { ok: false; message: string };
 
 /** Checks that a decoded body is a ConversionReview request; says why not in one line. */
 export function parseReview(value: unknown): ReviewParse {

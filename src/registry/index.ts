@@ -1,9 +1,9 @@
 export {
-  defineKind,
-  DefinitionError,
+  type ConversionContext,
   type Converter,
   type ConverterMap,
-  type ConversionContext,
+  DefinitionError,
+  defineKind,
   type KindDefinition,
   type KindSpec,
   type Schema,

@@ -63,7 +63,12 @@ const KIND = /^[A-Za-z][A-Za-z0-9]*$/;
 export function defineKind<const V extends Record<string, Schema>>(spec: KindSpec<V>): KindDefinition {
   const { group, kind } = spec;
   const label = `${kind}.${group}`;
-  if (typeof group !== "string" || !DNS_SUBDOMAIN.test(group) || group.length > DNS_SUBDOMAIN_MAX || !group.includes(".")) {
+  if (
+    typeof group !== "string" ||
+    !DNS_SUBDOMAIN.test(group) ||
+    group.length > DNS_SUBDOMAIN_MAX ||
+    !group.includes(".")
+  ) {
     throw new DefinitionError(`${label}: group must be a DNS subdomain with at least one dot, like "example.com"`);
   }
   if (typeof kind !== "string" || !KIND.test(kind)) {
@@ -84,14 +89,19 @@ export function defineKind<const V extends Record<string, Schema>>(spec: KindSpe
   const edges: Array<{ from: string; to: string; convert: Converter<Schema, Schema> }> = [];
   for (const [from, targets] of Object.entries(spec.converters ?? {})) {
     if (!versions.has(from)) {
-      throw new DefinitionError(`${label}: converters from "${from}", which is not one of its versions (${[...versions.keys()].join(", ")})`);
+      throw new DefinitionError(
+        `${label}: converters from "${from}", which is not one of its versions (${[...versions.keys()].join(", ")})`,
+      );
     }
     for (const [to, convert] of Object.entries(targets ?? {})) {
       if (!versions.has(to)) {
-        throw new DefinitionError(`${label}: converter ${from} -> ${to} names "${to}", which is not one of its versions`);
+        throw new DefinitionError(
+          `${label}: converter ${from} -> ${to} names "${to}", which is not one of its versions`,
+        );
       }
       if (to === from) throw new DefinitionError(`${label}: converter ${from} -> ${to} converts a version to itself`);
-      if (typeof convert !== "function") throw new DefinitionError(`${label}: converter ${from} -> ${to} is not a function`);
+      if (typeof convert !== "function")
+        throw new DefinitionError(`${label}: converter ${from} -> ${to} is not a function`);
       edges.push({ from, to, convert: convert as Converter<Schema, Schema> });
     }
   }

@@ -11,7 +11,10 @@ export function createRegistry(kinds: readonly KindDefinition[]): Registry {
   const byGroup = new Map<string, Map<string, KindDefinition>>();
   for (const def of kinds) {
     let byKind = byGroup.get(def.group);
-    if (!byKind) byGroup.set(def.group, (byKind = new Map()));
+    if (!byKind) {
+      byKind = new Map();
+      byGroup.set(def.group, byKind);
+    }
     if (byKind.has(def.kind)) throw new DefinitionError(`${def.kind}.${def.group} is defined twice`);
     byKind.set(def.kind, def);
   }

@@ -19,7 +19,11 @@ export const STASH_ANNOTATION = "crdshift.io/stash";
 type Annotated = { metadata?: unknown };
 
 /** `object` with `fields` (those not undefined) added to its stash annotation. */
-export function stashFields<T extends object>(object: T, fields: Record<string, unknown>, annotation = STASH_ANNOTATION): T {
+export function stashFields<T extends object>(
+  object: T,
+  fields: Record<string, unknown>,
+  annotation = STASH_ANNOTATION,
+): T {
   const kept = Object.entries(fields).filter(([, value]) => value !== undefined);
   if (kept.length === 0) return object;
   const metadata = record((object as Annotated).metadata);
@@ -36,7 +40,10 @@ export function stashFields<T extends object>(object: T, fields: Record<string, 
 }
 
 /** The stashed fields, and `object` without the annotation (an emptied map is sent as `{}`, which clears it). */
-export function unstashFields<T extends object>(object: T, annotation = STASH_ANNOTATION): { object: T; fields: Record<string, unknown> } {
+export function unstashFields<T extends object>(
+  object: T,
+  annotation = STASH_ANNOTATION,
+): { object: T; fields: Record<string, unknown> } {
   const metadata = record((object as Annotated).metadata);
   const annotations = stringRecord(metadata.annotations);
   if (!(annotation in annotations)) return { object, fields: {} };

@@ -17,7 +17,11 @@ function parse(name: string): Parsed | undefined {
   const match = KUBE_VERSION.exec(name);
   if (!match) return undefined;
   const [, major, level, minor] = match;
-  return { major: Number(major), stability: STABILITY[(level as "alpha" | "beta" | undefined) ?? "ga"], minor: Number(minor ?? 0) };
+  return {
+    major: Number(major),
+    stability: STABILITY[(level as "alpha" | "beta" | undefined) ?? "ga"],
+    minor: Number(minor ?? 0),
+  };
 }
 
 /** Negative when `a` has the higher priority. */

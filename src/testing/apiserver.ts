@@ -31,12 +31,16 @@ const STATUS_TEXT: Record<number, string> = {
 export function checkReply(sent: SentReview, status: number, body: string, contentType = ""): ApiserverVerdict {
   const first = sent.request.objects[0] as JsonObject | undefined;
   const gvk = `${String(first?.apiVersion ?? "")}, Kind=${String(first?.kind ?? "")}`;
-  const failed = (why: string): ApiserverVerdict => ({ ok: false, error: `conversion webhook for ${gvk} failed: ${why}` });
+  const failed = (why: string): ApiserverVerdict => ({
+    ok: false,
+    error: `conversion webhook for ${gvk} failed: ${why}`,
+  });
   const single = sent.request.objects.length === 1;
 
   // §5/§7: transport and decoding.
   if (status < 200 || status > 206) return failed(statusError(status, body, contentType));
-  if (body.length === 0) return failed(`0-length response with status code: ${status} and content type: ${contentType}`);
+  if (body.length === 0)
+    return failed(`0-length response with status code: ${status} and content type: ${contentType}`);
   let reply: unknown;
   try {
     reply = decodeJson(body).value;
@@ -47,17 +51,23 @@ export function checkReply(sent: SentReview, status: number, body: string, conte
   const sentVersion = sent.apiVersion.replace("apiextensions.k8s.io/", "");
   const otherVersion = sentVersion === "v1" ? "v1beta1" : "v1";
   if (reply.apiVersion === `apiextensions.k8s.io/${otherVersion}`) {
-    return failed(`converting (${otherVersion}.ConversionReview) to (${sentVersion}.ConversionReview): unknown conversion`);
+    return failed(
+      `converting (${otherVersion}.ConversionReview) to (${sentVersion}.ConversionReview): unknown conversion`,
+    );
   }
   // §6 rows 2-5.
   if (sentVersion === "v1" && (reply.apiVersion !== "apiextensions.k8s.io/v1" || reply.kind !== "ConversionReview")) {
     const gv = typeof reply.apiVersion === "string" ? reply.apiVersion : "/";
-    return failed(`expected webhook response of apiextensions.k8s.io/v1, Kind=ConversionReview, got ${gv}, Kind=${String(reply.kind ?? "")}`);
+    return failed(
+      `expected webhook response of apiextensions.k8s.io/v1, Kind=ConversionReview, got ${gv}, Kind=${String(reply.kind ?? "")}`,
+    );
   }
   const response = reply.response;
   if (!isJsonObject(response)) return failed("no response provided");
   if (sentVersion === "v1" && response.uid !== sent.request.uid) {
-    return failed(`expected response.uid=${JSON.stringify(sent.request.uid)}, got ${JSON.stringify(response.uid ?? "")}`);
+    return failed(
+      `expected response.uid=${JSON.stringify(sent.request.uid)}, got ${JSON.stringify(response.uid ?? "")}`,
+    );
   }
   const result = isJsonObject(response.result) ? response.result : {};
   if (result.status !== "Success") {
@@ -66,7 +76,10 @@ export function checkReply(sent: SentReview, status: number, body: string, conte
   }
   const converted = Array.isArray(response.convertedObjects) ? response.convertedObjects : [];
   if (converted.length !== sent.request.objects.length) {
-    return { ok: false, error: `conversion webhook for ${gvk} returned ${converted.length} objects, expected ${sent.request.objects.length}` };
+    return {
+      ok: false,
+      error: `conversion webhook for ${gvk} returned ${converted.length} objects, expected ${sent.request.objects.length}`,
+    };
   }
 
   // §6 rows 7-11, per object.
@@ -76,7 +89,9 @@ export function checkReply(sent: SentReview, status: number, body: string, conte
     const object = converted[i];
     const invalid = (why: string) => ({
       ok: false as const,
-      error: single ? `conversion webhook for ${gvk} returned invalid object: ${why}` : `conversion webhook for ${gvk} returned invalid converted object at index ${i}: ${why}`,
+      error: single
+        ? `conversion webhook for ${gvk} returned invalid object: ${why}`
+        : `conversion webhook for ${gvk} returned invalid converted object at index ${i}: ${why}`,
     });
     if (!isJsonObject(object) || typeof object.kind !== "string" || object.kind === "") {
       const why = `Object 'Kind' is missing in '${JSON.stringify(object)}'`;
@@ -84,12 +99,20 @@ export function checkReply(sent: SentReview, status: number, body: string, conte
     }
     const desired = sent.request.desiredAPIVersion;
     const atIndex = (why: string) =>
-      single ? { ok: false as const, error: `conversion webhook for ${gvk} returned invalid object at index 0: ${why}` } : invalid(why);
-    if (object.apiVersion !== desired) return atIndex(`invalid groupVersion (expected ${desired}, received ${String(object.apiVersion)})`);
-    if (object.kind !== original.kind) return atIndex(`invalid kind (expected ${String(original.kind)}, received ${object.kind})`);
+      single
+        ? { ok: false as const, error: `conversion webhook for ${gvk} returned invalid object at index 0: ${why}` }
+        : invalid(why);
+    if (object.apiVersion !== desired)
+      return atIndex(`invalid groupVersion (expected ${desired}, received ${String(object.apiVersion)})`);
+    if (object.kind !== original.kind)
+      return atIndex(`invalid kind (expected ${String(original.kind)}, received ${object.kind})`);
     const before = isJsonObject(original.metadata) ? original.metadata : {};
     const after = isJsonObject(object.metadata) ? object.metadata : {};
-    for (const [field, label] of [["name", "name"], ["namespace", "namespace"], ["uid", "UID"]] as const) {
+    for (const [field, label] of [
+      ["name", "name"],
+      ["namespace", "namespace"],
+      ["uid", "UID"],
+    ] as const) {
       const a = before[field] ?? "";
       const b = after[field] ?? "";
       if (a !== b) return invalid(`must have the same ${label}: ${String(a)} != ${String(b)}`);
@@ -131,7 +154,8 @@ function restoreObjectMeta(original: JsonObject, converted: JsonObject): JsonObj
     const strings = value as Record<string, string>;
     const previous = isJsonObject(before[field]) ? (before[field] as JsonObject) : {};
     const changed =
-      Object.keys(previous).length !== Object.keys(strings).length || Object.keys(strings).some((k) => previous[k] !== strings[k]);
+      Object.keys(previous).length !== Object.keys(strings).length ||
+      Object.keys(strings).some((k) => previous[k] !== strings[k]);
     if (changed) {
       const error = field === "labels" ? labelsError(strings) : annotationsError(strings);
       if (error) return error.replace("metadata.annotations", "metadata.annotation");
@@ -144,7 +168,8 @@ function restoreObjectMeta(original: JsonObject, converted: JsonObject): JsonObj
 function statusError(status: number, body: string, contentType: string): string {
   try {
     const decoded = JSON.parse(body) as JsonObject;
-    if (decoded.kind === "Status" && decoded.status === "Failure" && typeof decoded.message === "string") return decoded.message;
+    if (decoded.kind === "Status" && decoded.status === "Failure" && typeof decoded.message === "string")
+      return decoded.message;
   } catch {
     // not a Status
   }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { setOwn } from "../openapi/prune";
-import { OBJECT_ENVELOPE, isMapSchema, keepsUnknownFields, mapValues, type OpenApiSchema } from "../openapi/schema";
+import { isMapSchema, keepsUnknownFields, mapValues, OBJECT_ENVELOPE, type OpenApiSchema } from "../openapi/schema";
 import { itemIdentity, matchesSchema } from "../openapi/value-check";
 import { BEYOND_SAFE, INT64_MAX, integerFor, numberFor, stringFor, withinCount } from "./crd-scalars";
 
@@ -24,7 +24,10 @@ export interface CrdArbitraryOptions {
   maxDepth?: number;
 }
 
-export function crdObjectArbitrary(schema: OpenApiSchema | undefined, options: CrdArbitraryOptions = {}): fc.Arbitrary<Record<string, unknown>> {
+export function crdObjectArbitrary(
+  schema: OpenApiSchema | undefined,
+  options: CrdArbitraryOptions = {},
+): fc.Arbitrary<Record<string, unknown>> {
   const context: Context = { partial: options.partial === true, maxDepth: options.maxDepth ?? 7 };
   if (schema === undefined) return unknownFields(new Set(OBJECT_ENVELOPE), 0);
   return objectFor(schema, context, 0, { root: true }) as fc.Arbitrary<Record<string, unknown>>;
@@ -40,15 +43,24 @@ interface Context {
   maxDepth: number;
 }
 
-
-function valueFor(schema: OpenApiSchema, context: Context, depth: number, forced: readonly string[]): fc.Arbitrary<unknown> {
+function valueFor(
+  schema: OpenApiSchema,
+  context: Context,
+  depth: number,
+  forced: readonly string[],
+): fc.Arbitrary<unknown> {
   let arbitrary = baseFor(schema, context, depth, forced);
   if (hasJunctors(schema)) arbitrary = arbitrary.filter((value) => junctorsHold(schema, value));
   if (schema.nullable) return fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 6, arbitrary });
   return arbitrary;
 }
 
-function baseFor(schema: OpenApiSchema, context: Context, depth: number, forced: readonly string[]): fc.Arbitrary<unknown> {
+function baseFor(
+  schema: OpenApiSchema,
+  context: Context,
+  depth: number,
+  forced: readonly string[],
+): fc.Arbitrary<unknown> {
   if (Array.isArray(schema.enum)) {
     const options = schema.enum.filter((value) => value !== null);
     return options.length > 0 ? fc.constantFrom(...options) : fc.constant(null);
@@ -69,11 +81,18 @@ function baseFor(schema: OpenApiSchema, context: Context, depth: number, forced:
       return fc.boolean();
     default:
       // Any value, but null only where allowed: the apiserver drops other nulls before storing.
-      return schema["x-kubernetes-embedded-resource"] ? objectFor(schema, context, depth, { forced }) : anyJson.filter((value) => value !== null);
+      return schema["x-kubernetes-embedded-resource"]
+        ? objectFor(schema, context, depth, { forced })
+        : anyJson.filter((value) => value !== null);
   }
 }
 
-function objectFor(schema: OpenApiSchema, context: Context, depth: number, place: { root?: boolean; forced?: readonly string[] }): fc.Arbitrary<unknown> {
+function objectFor(
+  schema: OpenApiSchema,
+  context: Context,
+  depth: number,
+  place: { root?: boolean; forced?: readonly string[] },
+): fc.Arbitrary<unknown> {
   const properties = schema.properties ?? {};
   const skip = new Set<string>(place.root ? OBJECT_ENVELOPE : []);
   const required = new Set([...(context.partial ? [] : (schema.required ?? [])), ...(place.forced ?? [])]);
@@ -87,11 +106,23 @@ function objectFor(schema: OpenApiSchema, context: Context, depth: number, place
     const value = valueFor(child, context, depth + 1, []).map((v): [string, unknown] => [key, v]);
     if (required.has(key)) fields.push(value);
     // Absent first, with cross-shrinking: a shrunk counterexample keeps only the fields that matter.
-    else if (!deep) fields.push(fc.oneof({ withCrossShrink: true }, { weight: 1 + depth, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: value }));
+    else if (!deep)
+      fields.push(
+        fc.oneof(
+          { withCrossShrink: true },
+          { weight: 1 + depth, arbitrary: fc.constant(undefined) },
+          { weight: 2, arbitrary: value },
+        ),
+      );
   }
   if (schema["x-kubernetes-embedded-resource"]) fields.push(...embeddedEnvelope(context, properties));
-  const known = new Set([...Object.keys(properties), ...skip, ...(schema["x-kubernetes-embedded-resource"] ? OBJECT_ENVELOPE : [])]);
-  const extra = keepsUnknownFields(schema) && !deep ? unknownFields(known, depth) : fc.constant<Record<string, unknown>>({});
+  const known = new Set([
+    ...Object.keys(properties),
+    ...skip,
+    ...(schema["x-kubernetes-embedded-resource"] ? OBJECT_ENVELOPE : []),
+  ]);
+  const extra =
+    keepsUnknownFields(schema) && !deep ? unknownFields(known, depth) : fc.constant<Record<string, unknown>>({});
   let arbitrary = fc.tuple(fc.tuple(...fields), extra).map(([entries, more]) => {
     const object: Record<string, unknown> = {};
     for (const key of Object.keys(more)) setOwn(object, key, more[key]);
@@ -99,20 +130,43 @@ function objectFor(schema: OpenApiSchema, context: Context, depth: number, place
     return object;
   });
   if (schema.minProperties !== undefined || schema.maxProperties !== undefined) {
-    arbitrary = arbitrary.filter((object) => withinCount(Object.keys(object).length, schema.minProperties, schema.maxProperties));
+    arbitrary = arbitrary.filter((object) =>
+      withinCount(Object.keys(object).length, schema.minProperties, schema.maxProperties),
+    );
   }
   return arbitrary;
 }
 
 /** An embedded resource's own envelope: the apiserver requires apiVersion and kind there. */
-function embeddedEnvelope(context: Context, properties: Record<string, OpenApiSchema>): Array<fc.Arbitrary<[string, unknown] | undefined>> {
+function embeddedEnvelope(
+  context: Context,
+  properties: Record<string, OpenApiSchema>,
+): Array<fc.Arbitrary<[string, unknown] | undefined>> {
   const envelope: Array<fc.Arbitrary<[string, unknown] | undefined>> = [];
-  const optional = <T>(arbitrary: fc.Arbitrary<T>) => (context.partial ? fc.option(arbitrary, { nil: undefined }) : arbitrary);
-  if (!properties.apiVersion) envelope.push(optional(fc.constantFrom("v1", "apps/v1", "example.com/v1alpha1").map((v): [string, unknown] => ["apiVersion", v])));
-  if (!properties.kind) envelope.push(optional(fc.constantFrom("Pod", "ConfigMap", "Widget").map((v): [string, unknown] => ["kind", v])));
+  const optional = <T>(arbitrary: fc.Arbitrary<T>) =>
+    context.partial ? fc.option(arbitrary, { nil: undefined }) : arbitrary;
+  if (!properties.apiVersion)
+    envelope.push(
+      optional(
+        fc.constantFrom("v1", "apps/v1", "example.com/v1alpha1").map((v): [string, unknown] => ["apiVersion", v]),
+      ),
+    );
+  if (!properties.kind)
+    envelope.push(optional(fc.constantFrom("Pod", "ConfigMap", "Widget").map((v): [string, unknown] => ["kind", v])));
   if (!properties.metadata) {
-    const metadata = fc.record({ name: fc.stringMatching(/^[a-z]([a-z0-9-]{0,8}[a-z0-9])?$/), labels: fc.dictionary(fc.constantFrom("app", "tier"), fc.constantFrom("web", "db")) }, { requiredKeys: [] });
-    envelope.push(fc.option(metadata.map((v): [string, unknown] => ["metadata", v]), { nil: undefined }));
+    const metadata = fc.record(
+      {
+        name: fc.stringMatching(/^[a-z]([a-z0-9-]{0,8}[a-z0-9])?$/),
+        labels: fc.dictionary(fc.constantFrom("app", "tier"), fc.constantFrom("web", "db")),
+      },
+      { requiredKeys: [] },
+    );
+    envelope.push(
+      fc.option(
+        metadata.map((v): [string, unknown] => ["metadata", v]),
+        { nil: undefined },
+      ),
+    );
   }
   return envelope;
 }
@@ -121,7 +175,9 @@ function mapFor(schema: OpenApiSchema, context: Context, depth: number): fc.Arbi
   const min = schema.minProperties ?? 0;
   const max = Math.min(schema.maxProperties ?? Number.POSITIVE_INFINITY, depth >= context.maxDepth ? min : min + 3);
   const values = valueFor(mapValues(schema), context, depth + 1, []);
-  return fc.uniqueArray(fc.tuple(mapKey, values), { selector: ([key]) => key, minLength: min, maxLength: max }).map(entriesToObject);
+  return fc
+    .uniqueArray(fc.tuple(mapKey, values), { selector: ([key]) => key, minLength: min, maxLength: max })
+    .map(entriesToObject);
 }
 
 function arrayFor(schema: OpenApiSchema, context: Context, depth: number): fc.Arbitrary<unknown> {
@@ -131,11 +187,16 @@ function arrayFor(schema: OpenApiSchema, context: Context, depth: number): fc.Ar
   const keys = schema["x-kubernetes-list-type"] === "map" ? (schema["x-kubernetes-list-map-keys"] ?? []) : [];
   const items = schema.items ? valueFor(schema.items, context, depth + 1, keys) : anyJson;
   const identity = itemIdentity(schema);
-  return identity ? fc.uniqueArray(items, { selector: identity, minLength: min, maxLength: max }) : fc.array(items, { minLength: min, maxLength: max });
+  return identity
+    ? fc.uniqueArray(items, { selector: identity, minLength: min, maxLength: max })
+    : fc.array(items, { minLength: min, maxLength: max });
 }
 
 /** Map keys: any text, and the keys that trip JavaScript objects (the apiserver's maps keep them). */
-const mapKey = fc.oneof({ weight: 8, arbitrary: fc.string({ maxLength: 10 }) }, { weight: 1, arbitrary: fc.constantFrom("__proto__", "constructor", "prototype", "toString") });
+const mapKey = fc.oneof(
+  { weight: 8, arbitrary: fc.string({ maxLength: 10 }) },
+  { weight: 1, arbitrary: fc.constantFrom("__proto__", "constructor", "prototype", "toString") },
+);
 
 /** What a node of no declared type holds: any JSON value, or an integer beyond 2^53. */
 const anyJson: fc.Arbitrary<unknown> = fc.oneof(
@@ -145,7 +206,9 @@ const anyJson: fc.Arbitrary<unknown> = fc.oneof(
 
 function unknownFields(known: ReadonlySet<string>, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const key = mapKey.filter((k) => !known.has(k));
-  return fc.uniqueArray(fc.tuple(key, depth > 4 ? fc.constant("x") : anyJson), { selector: ([k]) => k, maxLength: 2 }).map(entriesToObject);
+  return fc
+    .uniqueArray(fc.tuple(key, depth > 4 ? fc.constant("x") : anyJson), { selector: ([k]) => k, maxLength: 2 })
+    .map(entriesToObject);
 }
 
 function entriesToObject(entries: Array<[string, unknown]>): Record<string, unknown> {
@@ -164,5 +227,10 @@ function hasJunctors(schema: OpenApiSchema): boolean {
 
 function junctorsHold(schema: OpenApiSchema, value: unknown): boolean {
   const { anyOf, oneOf, allOf, not } = schema;
-  return matchesSchema(value, { anyOf: schema["x-kubernetes-int-or-string"] ? undefined : anyOf, oneOf, allOf, not } as OpenApiSchema);
+  return matchesSchema(value, {
+    anyOf: schema["x-kubernetes-int-or-string"] ? undefined : anyOf,
+    oneOf,
+    allOf,
+    not,
+  } as OpenApiSchema);
 }

@@ -2,11 +2,11 @@ import fc from "fast-check";
 import { stringify as stringifyJson } from "lossless-json";
 import * as core from "zod/v4/core";
 import { convertObjects } from "../engine/convert";
-import { readCrds, type Crd } from "../openapi/crd-document";
+import { type Crd, readCrds } from "../openapi/crd-document";
 import { joinPath } from "../openapi/field-path";
 import { pruneLikeApiserver } from "../openapi/prune";
 import { diffSchemas } from "../openapi/schema-diff";
-import { createRegistry, sortVersions, type KindDefinition, type Registry } from "../registry";
+import { createRegistry, type KindDefinition, type Registry, sortVersions } from "../registry";
 import { crdObjectArbitrary } from "./crd-arbitrary";
 
 export interface CrdCheckOptions {
@@ -35,7 +35,11 @@ export interface CrdCheckReport {
  * each step, so a field the target version does not declare, and a converter did not carry over,
  * is reported as lost. A converter that refuses an object with a message is counted, not failed.
  */
-export async function checkAgainstCrd(kinds: Registry | readonly KindDefinition[], crd: Crd, options: CrdCheckOptions = {}): Promise<CrdCheckReport> {
+export async function checkAgainstCrd(
+  kinds: Registry | readonly KindDefinition[],
+  crd: Crd,
+  options: CrdCheckOptions = {},
+): Promise<CrdCheckReport> {
   const registry = "lookup" in kinds ? kinds : createRegistry(kinds);
   const report: CrdCheckReport = { crd: crd.name, ok: true, versions: [], pairs: [] };
   const fail = (failure: string) => Object.assign(report, { ok: false, failure });
@@ -49,8 +53,13 @@ export async function checkAgainstCrd(kinds: Registry | readonly KindDefinition[
   const missing = listed.filter((v) => !registered.includes(v));
   const extra = registered.filter((v) => !listed.includes(v));
   if (missing.length > 0 || extra.length > 0) {
-    const parts = [missing.length > 0 ? `the registry lacks ${missing.join(", ")}` : "", extra.length > 0 ? `the CRD lacks ${extra.join(", ")}` : ""].filter(Boolean);
-    return fail(`${crd.name}: the CRD's versions (${sortVersions(listed).join(", ")}) differ from the registry's (${sortVersions(registered).join(", ")}): ${parts.join("; ")}`);
+    const parts = [
+      missing.length > 0 ? `the registry lacks ${missing.join(", ")}` : "",
+      extra.length > 0 ? `the CRD lacks ${extra.join(", ")}` : "",
+    ].filter(Boolean);
+    return fail(
+      `${crd.name}: the CRD's versions (${sortVersions(listed).join(", ")}) differ from the registry's (${sortVersions(registered).join(", ")}): ${parts.join("; ")}`,
+    );
   }
   const runs = { numRuns: options.runs ?? 100, ...(options.seed !== undefined ? { seed: options.seed } : {}) };
   const schemaOf = new Map(crd.versions.map((version) => [version.name, version.schema]));
@@ -104,7 +113,11 @@ export async function checkAgainstCrd(kinds: Registry | readonly KindDefinition[
 }
 
 /** Throws the report's words unless the kind fits its CRD: for a user's own tests. */
-export async function assertMatchesCrd(kinds: KindDefinition | readonly KindDefinition[], crd: Crd | string, options?: CrdCheckOptions): Promise<void> {
+export async function assertMatchesCrd(
+  kinds: KindDefinition | readonly KindDefinition[],
+  crd: Crd | string,
+  options?: CrdCheckOptions,
+): Promise<void> {
   const crds = typeof crd === "string" ? readCrds(crd, "the CRD") : [crd];
   const list = Array.isArray(kinds) ? kinds : [kinds as KindDefinition];
   for (const one of crds) {
@@ -122,10 +135,13 @@ function objects(crd: Crd, version: string, schema: Crd["versions"][number]["sch
   const envelope = (body: Record<string, unknown>, meta: Record<string, unknown> | undefined) => {
     const object: Record<string, unknown> = { apiVersion: `${crd.group}/${version}`, kind: crd.kind };
     if (meta) object.metadata = meta;
-    for (const key of Object.keys(body)) Object.defineProperty(object, key, { value: body[key], enumerable: true, writable: true, configurable: true });
+    for (const key of Object.keys(body))
+      Object.defineProperty(object, key, { value: body[key], enumerable: true, writable: true, configurable: true });
     return object;
   };
-  const whole = fc.tuple(crdObjectArbitrary(schema), metadata).map(([body, meta]): Sample => ({ object: envelope(body, meta), partial: false }));
+  const whole = fc
+    .tuple(crdObjectArbitrary(schema), metadata)
+    .map(([body, meta]): Sample => ({ object: envelope(body, meta), partial: false }));
   // Server-side apply's partial objects: any field may be missing, metadata too (kubernetes#117356).
   const partial = fc
     .tuple(crdObjectArbitrary(schema, { partial: true }), fc.option(metadata, { nil: undefined }))
@@ -138,26 +154,43 @@ const metadata = fc.record(
     name: fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,14}[a-z0-9])?$/),
     namespace: fc.constantFrom("default", "team-a"),
     uid: fc.uuid(),
-    labels: fc.dictionary(fc.constantFrom("app", "example.com/tier"), fc.stringMatching(/^[a-z0-9]{0,8}$/), { maxKeys: 2 }),
-    annotations: fc.dictionary(fc.constantFrom("note", "example.com/owner"), fc.string({ maxLength: 12 }), { maxKeys: 2 }),
+    labels: fc.dictionary(fc.constantFrom("app", "example.com/tier"), fc.stringMatching(/^[a-z0-9]{0,8}$/), {
+      maxKeys: 2,
+    }),
+    annotations: fc.dictionary(fc.constantFrom("note", "example.com/owner"), fc.string({ maxLength: 12 }), {
+      maxKeys: 2,
+    }),
   },
   { requiredKeys: ["name"] },
 );
 
 type SchemaOf = Map<string, Crd["versions"][number]["schema"]>;
 
-async function roundTrip(registry: Registry, crd: Crd, object: Record<string, unknown>, from: string, to: string, schemaOf: SchemaOf): Promise<"ok" | "refused"> {
+async function roundTrip(
+  registry: Registry,
+  crd: Crd,
+  object: Record<string, unknown>,
+  from: string,
+  to: string,
+  schemaOf: SchemaOf,
+): Promise<"ok" | "refused"> {
   const there = await convertObjects(registry, `${crd.group}/${to}`, [object]);
   if (!there.ok) {
     // A converter saying no, in words, is the webhook working; a result its own version's schema
     // refuses is a defect.
-    if (there.cause === "converter-error" && !/the converter('s result does not match| returned)/.test(there.message)) return "refused";
+    if (there.cause === "converter-error" && !/the converter('s result does not match| returned)/.test(there.message))
+      return "refused";
     throw new Error(`converting to ${to} failed: ${there.message}`);
   }
   const stored = pruneLikeApiserver(there.objects[0], schemaOf.get(to));
   const back = await convertObjects(registry, `${crd.group}/${from}`, [stored]);
-  if (!back.ok) throw new Error(`the ${to} object (as the apiserver keeps it) could not be converted back: ${back.message}`);
-  const difference = firstDifference(normalize(object), normalize(pruneLikeApiserver(back.objects[0], schemaOf.get(from))), "");
+  if (!back.ok)
+    throw new Error(`the ${to} object (as the apiserver keeps it) could not be converted back: ${back.message}`);
+  const difference = firstDifference(
+    normalize(object),
+    normalize(pruneLikeApiserver(back.objects[0], schemaOf.get(from))),
+    "",
+  );
   if (difference) throw new Error(`not the same after the round trip: ${difference}`);
   return "ok";
 }
@@ -165,7 +198,9 @@ async function roundTrip(registry: Registry, crd: Crd, object: Record<string, un
 function fieldsToHandle(from: string, to: string, schemaOf: SchemaOf): string {
   const diff = diffSchemas(schemaOf.get(from), schemaOf.get(to));
   const lines = [
-    diff.onlyA.length > 0 ? `  only ${from} has ${diff.onlyA.join(", ")}: the apiserver drops ${diff.onlyA.length > 1 ? "them" : "it"} from a ${to} object unless the converter carries ${diff.onlyA.length > 1 ? "them" : "it"} over` : "",
+    diff.onlyA.length > 0
+      ? `  only ${from} has ${diff.onlyA.join(", ")}: the apiserver drops ${diff.onlyA.length > 1 ? "them" : "it"} from a ${to} object unless the converter carries ${diff.onlyA.length > 1 ? "them" : "it"} over`
+      : "",
     diff.onlyB.length > 0 ? `  only ${to} has ${diff.onlyB.join(", ")}` : "",
     ...diff.changed.map((change) => `  ${change.path} is ${change.a} in ${from}, ${change.b} in ${to}`),
   ].filter(Boolean);
@@ -190,14 +225,17 @@ function normalize(object: unknown): unknown {
 function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
   const where = path || "the object";
   if (typeof a !== "object" || a === null || typeof b !== "object" || b === null) {
-    return a === b || Object.is(a, b) ? undefined : `${where} was ${show(a) ?? "missing"}, came back ${show(b) ?? "missing"}`;
+    return a === b || Object.is(a, b)
+      ? undefined
+      : `${where} was ${show(a) ?? "missing"}, came back ${show(b) ?? "missing"}`;
   }
   if (Array.isArray(a) !== Array.isArray(b)) return `${where} changed from ${show(a)} to ${show(b)}`;
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const key of keys) {
     const has = [Object.hasOwn(a, key), Object.hasOwn(b, key)];
     const next = Array.isArray(a) ? `${path}[${key}]` : joinPath(path, key);
-    if (has[0] !== has[1]) return `${next} was ${has[0] ? show((a as Record<string, unknown>)[key]) : "missing"}, came back ${has[1] ? show((b as Record<string, unknown>)[key]) : "missing"}`;
+    if (has[0] !== has[1])
+      return `${next} was ${has[0] ? show((a as Record<string, unknown>)[key]) : "missing"}, came back ${has[1] ? show((b as Record<string, unknown>)[key]) : "missing"}`;
     const found = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], next);
     if (found) return found;
   }
@@ -206,9 +244,18 @@ function firstDifference(a: unknown, b: unknown, path: string): string | undefin
 
 /** zod's issue, with what the value was when zod/mini's message does not say. */
 function issueText(issue: core.$ZodIssue, object: unknown): string {
-  const path = issue.path.map((part) => String(part)).reduce((joined, part) => (/^\d+$/.test(part) ? `${joined}[${part}]` : joinPath(joined, part)), "");
-  const value = issue.path.reduce<unknown>((node, key) => (typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined), object);
-  const what = issue.code === "invalid_type" && !/received/.test(issue.message) ? ` (expected ${issue.expected}, got ${valueType(value)})` : "";
+  const path = issue.path
+    .map((part) => String(part))
+    .reduce((joined, part) => (/^\d+$/.test(part) ? `${joined}[${part}]` : joinPath(joined, part)), "");
+  const value = issue.path.reduce<unknown>(
+    (node, key) =>
+      typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined,
+    object,
+  );
+  const what =
+    issue.code === "invalid_type" && !/received/.test(issue.message)
+      ? ` (expected ${issue.expected}, got ${valueType(value)})`
+      : "";
   return `${path || "the object"}: ${issue.message}${what}`;
 }
 

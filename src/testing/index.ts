@@ -4,9 +4,17 @@
  *   import { assertRoundTrips } from "crdshift/testing";
  *   it("round-trips every version", () => assertRoundTrips(myKind));
  */
-export { assertRoundTrips, checkKind, checkKinds, type CheckOptions, type KindReport, type PairReport } from "./round-trip";
-export { arbitraryFor, type ArbitraryOptions } from "./arbitrary";
+
+export { type Crd, type CrdVersion, readCrds } from "../openapi/crd-document";
 export { checkReply, type SentReview } from "./apiserver";
-export { assertMatchesCrd, checkAgainstCrd, type CrdCheckOptions, type CrdCheckReport } from "./crd-check";
-export { crdObjectArbitrary, crdValueArbitrary, type CrdArbitraryOptions } from "./crd-arbitrary";
-export { readCrds, type Crd, type CrdVersion } from "../openapi/crd-document";
+export { type ArbitraryOptions, arbitraryFor } from "./arbitrary";
+export { type CrdArbitraryOptions, crdObjectArbitrary, crdValueArbitrary } from "./crd-arbitrary";
+export { assertMatchesCrd, type CrdCheckOptions, type CrdCheckReport, checkAgainstCrd } from "./crd-check";
+export {
+  assertRoundTrips,
+  type CheckOptions,
+  checkKind,
+  checkKinds,
+  type KindReport,
+  type PairReport,
+} from "./round-trip";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
-import { convertObjects, type BatchResult } from "../engine/convert";
+import { type BatchResult, convertObjects } from "../engine/convert";
 import { isJsonObject } from "../engine/plain";
 import { decodeJson, encodeJson } from "../protocol/json";
-import { createRegistry, sortVersions, type KindDefinition } from "../registry";
+import { createRegistry, type KindDefinition, sortVersions } from "../registry";
 import { arbitraryFor } from "./arbitrary";
 
 export interface PairReport {
@@ -58,12 +58,25 @@ export async function checkKinds(kinds: readonly KindDefinition[], options: Chec
         const pair: PairReport = { from, to, roundTrips: 0, refused: 0 };
         report.pairs.push(pair);
         const objects = fc
-          .tuple(fc.oneof(arbitraryFor(kind.versions.get(from)!, { unknownFields: true }), arbitraryFor(kind.versions.get(from)!, { partial: true, unknownFields: true })), metadata)
-          .map(([fields, meta]) => ({ ...fields, apiVersion: `${kind.group}/${from}`, kind: kind.kind, metadata: meta }));
+          .tuple(
+            fc.oneof(
+              arbitraryFor(kind.versions.get(from)!, { unknownFields: true }),
+              arbitraryFor(kind.versions.get(from)!, { partial: true, unknownFields: true }),
+            ),
+            metadata,
+          )
+          .map(([fields, meta]) => ({
+            ...fields,
+            apiVersion: `${kind.group}/${from}`,
+            kind: kind.kind,
+            metadata: meta,
+          }));
         const result = await fc.check(
           fc.asyncProperty(objects, async (object) => {
             // Objects the version's own schema refuses could never be stored: not a counterexample.
-            fc.pre((kind.versions.get(from)!["~standard"].validate(object) as { issues?: unknown }).issues === undefined);
+            fc.pre(
+              (kind.versions.get(from)!["~standard"].validate(object) as { issues?: unknown }).issues === undefined,
+            );
             const outcome = await roundTrip(registry, object, kind.group, to);
             if (outcome === "ok") {
               pair.roundTrips++;
@@ -76,7 +89,8 @@ export async function checkKinds(kinds: readonly KindDefinition[], options: Chec
         );
         if (result.failed) {
           report.ok = false;
-          const error = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
+          const error =
+            result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
           report.failure = `${name} ${from} -> ${to} -> ${from}: ${error}\n  object: ${show(result.counterexample?.[0])}\n  (replay with seed ${result.seed})`;
           return reports;
         }
@@ -95,7 +109,10 @@ export async function checkKinds(kinds: readonly KindDefinition[], options: Chec
 }
 
 /** Throws with the readable report unless every kind round-trips: for a user's own tests. */
-export async function assertRoundTrips(kinds: KindDefinition | readonly KindDefinition[], options?: CheckOptions): Promise<void> {
+export async function assertRoundTrips(
+  kinds: KindDefinition | readonly KindDefinition[],
+  options?: CheckOptions,
+): Promise<void> {
   const reports = await checkKinds(Array.isArray(kinds) ? kinds : [kinds as KindDefinition], options);
   const failed = reports.find((report) => !report.ok);
   if (failed) throw new Error(failed.failure);
@@ -107,13 +124,26 @@ const metadata = fc.record(
     namespace: fc.constantFrom("default", "team-a"),
     uid: fc.uuid(),
     resourceVersion: fc.nat().map(String),
-    labels: fc.dictionary(fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,6}[a-z0-9])?\.io\/[a-z]{1,6}$/), fc.stringMatching(/^[a-z0-9]{0,8}$/), { maxKeys: 2, noNullPrototype: true }),
-    annotations: fc.dictionary(fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,6}[a-z0-9])?\.io\/[a-z]{1,6}$/), fc.string({ maxLength: 12 }), { maxKeys: 2, noNullPrototype: true }),
+    labels: fc.dictionary(
+      fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,6}[a-z0-9])?\.io\/[a-z]{1,6}$/),
+      fc.stringMatching(/^[a-z0-9]{0,8}$/),
+      { maxKeys: 2, noNullPrototype: true },
+    ),
+    annotations: fc.dictionary(
+      fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,6}[a-z0-9])?\.io\/[a-z]{1,6}$/),
+      fc.string({ maxLength: 12 }),
+      { maxKeys: 2, noNullPrototype: true },
+    ),
   },
   { requiredKeys: ["name"], noNullPrototype: true },
 );
 
-async function roundTrip(registry: ReturnType<typeof createRegistry>, object: Record<string, unknown>, group: string, to: string): Promise<"ok" | { refused: string }> {
+async function roundTrip(
+  registry: ReturnType<typeof createRegistry>,
+  object: Record<string, unknown>,
+  group: string,
+  to: string,
+): Promise<"ok" | { refused: string }> {
   const from = String(object.apiVersion);
   const there = await convertObjects(registry, `${group}/${to}`, [object]);
   if (!there.ok) {
@@ -128,7 +158,11 @@ async function roundTrip(registry: ReturnType<typeof createRegistry>, object: Re
   if (!back.ok) {
     const reason = reasonOf(back, from);
     const bug = "thrown" in back ? converterBug(back.thrown, reason) : undefined;
-    throw new Error(bug ? `${to} was accepted, but converting it back threw ${bug}` : `${to} was accepted, but converting it back failed: ${reason}`);
+    throw new Error(
+      bug
+        ? `${to} was accepted, but converting it back threw ${bug}`
+        : `${to} was accepted, but converting it back failed: ${reason}`,
+    );
   }
   const difference = firstDifference(normalize(object), normalize(back.objects[0]), "");
   if (difference) throw new Error(`not the same after the round trip: ${difference}`);
@@ -147,9 +181,22 @@ function reasonOf(result: Extract<BatchResult, { ok: false }>, desired: string):
  * undefined for an Error of any other type, which is how a converter refuses an object.
  */
 function converterBug(thrown: unknown, reason: string): string | undefined {
-  if (thrown instanceof Error && !(thrown instanceof TypeError || thrown instanceof ReferenceError || thrown instanceof RangeError)) return undefined;
-  const what = thrown instanceof Error ? `${thrown.name}: ${reason}` : `${reason} (${thrown === null ? "null" : `a ${typeof thrown}`}, not an Error)`;
-  const frame = thrown instanceof Error ? thrown.stack?.split("\n").find((line) => /^\s+at /.test(line))?.trim() : undefined;
+  if (
+    thrown instanceof Error &&
+    !(thrown instanceof TypeError || thrown instanceof ReferenceError || thrown instanceof RangeError)
+  )
+    return undefined;
+  const what =
+    thrown instanceof Error
+      ? `${thrown.name}: ${reason}`
+      : `${reason} (${thrown === null ? "null" : `a ${typeof thrown}`}, not an Error)`;
+  const frame =
+    thrown instanceof Error
+      ? thrown.stack
+          ?.split("\n")
+          .find((line) => /^\s+at /.test(line))
+          ?.trim()
+      : undefined;
   return `${what}: a bug in the converter, not a refusal (to refuse an object, throw an Error that says why)${frame ? `\n  ${frame}` : ""}`;
 }
 
@@ -179,9 +226,16 @@ function firstDifference(a: unknown, b: unknown, path: string): string | undefin
   if (Array.isArray(a) !== Array.isArray(b)) return `${where} changed type`;
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   // Own fields only: a field named __proto__ that is missing must not read as the prototype.
-  const field = (object: object, key: string) => (Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined);
+  const field = (object: object, key: string) =>
+    Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
   for (const key of keys) {
-    const next = Array.isArray(a) ? `${path}[${key}]` : /^[A-Za-z_$][\w$-]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
+    const next = Array.isArray(a)
+      ? `${path}[${key}]`
+      : /^[A-Za-z_$][\w$-]*$/.test(key)
+        ? path
+          ? `${path}.${key}`
+          : key
+        : `${path}[${JSON.stringify(key)}]`;
     const found = firstDifference(field(a, key), field(b, key), next);
     if (found) return found;
   }

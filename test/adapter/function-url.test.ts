@@ -13,11 +13,22 @@ const NativeHeaders = globalThis.Headers;
 /** A Headers' pairs in iteration order (forEach, which the DOM typings without DOM.Iterable have). */
 function pairs(headers: Headers): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  headers.forEach((value, key) => out.push([key, value]));
+  headers.forEach((value, key) => {
+    out.push([key, value]);
+  });
   return out;
 }
 
-const name = fc.constantFrom("Content-Type", "content-type", "X-Thing", "x-THING", "set-cookie", "Set-Cookie", "accept", "Allow");
+const name = fc.constantFrom(
+  "Content-Type",
+  "content-type",
+  "X-Thing",
+  "x-THING",
+  "set-cookie",
+  "Set-Cookie",
+  "accept",
+  "Allow",
+);
 const value = fc.stringMatching(/^[ \t]?[!-~]([ !-~]{0,10}[!-~])?[ \t]?$/);
 const operation = fc.oneof(
   fc.tuple(fc.constant("append" as const), name, value),
@@ -32,8 +43,8 @@ describe("LightHeaders", () => {
         const light = new LightHeaders();
         const native = new NativeHeaders();
         for (const [op, n, v] of operations) {
-          if (op === "delete") (light.delete(n), native.delete(n));
-          else (light[op](n, v), native[op](n, v));
+          if (op === "delete") light.delete(n), native.delete(n);
+          else light[op](n, v), native[op](n, v);
         }
         expect(pairs(light)).toEqual(pairs(native));
         for (const n of ["content-type", "X-Thing", "set-cookie", "allow"]) {
@@ -53,7 +64,11 @@ describe("LightHeaders", () => {
   });
 
   it("takes a record (with arrays), pairs, or another Headers", () => {
-    expect(pairs(new LightHeaders({ A: "1", "Set-Cookie": ["x=1", "y=2"] }))).toEqual([["a", "1"], ["set-cookie", "x=1"], ["set-cookie", "y=2"]]);
+    expect(pairs(new LightHeaders({ A: "1", "Set-Cookie": ["x=1", "y=2"] }))).toEqual([
+      ["a", "1"],
+      ["set-cookie", "x=1"],
+      ["set-cookie", "y=2"],
+    ]);
     expect(new LightHeaders([["B", "2"]]).get("b")).toBe("2");
     expect(new LightHeaders(new NativeHeaders({ C: "3" })).get("c")).toBe("3");
   });
@@ -70,7 +85,12 @@ describe("LightResponse", () => {
     for (const [body, init] of cases) {
       const light = new LightResponse(body, init);
       const native = new NativeResponse(body as BodyInit, init);
-      expect([light.status, light.statusText, light.ok, pairs(light.headers)]).toEqual([native.status, native.statusText, native.ok, pairs(native.headers)]);
+      expect([light.status, light.statusText, light.ok, pairs(light.headers)]).toEqual([
+        native.status,
+        native.statusText,
+        native.ok,
+        pairs(native.headers),
+      ]);
       expect(await light.clone().text()).toBe(await native.clone().text());
       expect(new Uint8Array(await light.arrayBuffer())).toEqual(new Uint8Array(await native.arrayBuffer()));
       expect(light.bodyUsed).toBe(native.bodyUsed);
@@ -97,7 +117,11 @@ describe("LightResponse", () => {
   it("makes JSON responses as Response.json does", async () => {
     const light = LightResponse.json({ a: 1 }, { status: 400 });
     const native = NativeResponse.json({ a: 1 }, { status: 400 });
-    expect([light.status, pairs(light.headers), await light.text()]).toEqual([native.status, pairs(native.headers), await native.text()]);
+    expect([light.status, pairs(light.headers), await light.text()]).toEqual([
+      native.status,
+      pairs(native.headers),
+      await native.text(),
+    ]);
   });
 
   it("once installed, is the global Response and carries what is not in memory itself; Node's own responses are Responses too", async () => {
@@ -167,12 +191,24 @@ const text = fc.string({ unit: "grapheme", maxLength: 12 });
 const bodyRecipe: fc.Arbitrary<BodyRecipe> = fc.oneof(
   fc.constant({ kind: "null" as const }),
   text.map((t) => ({ kind: "string" as const, text: t })),
-  fc.tuple(fc.constantFrom("bytes" as const, "arrayBuffer" as const, "dataView" as const, "buffer" as const), byteArray).map(([kind, bytes]) => ({ kind, bytes })),
+  fc
+    .tuple(fc.constantFrom("bytes" as const, "arrayBuffer" as const, "dataView" as const, "buffer" as const), byteArray)
+    .map(([kind, bytes]) => ({ kind, bytes })),
   fc.array(fc.tuple(text, text), { maxLength: 3 }).map((pairs) => ({ kind: "params" as const, pairs })),
-  fc.tuple(fc.array(text, { maxLength: 3 }), fc.constantFrom("", "text/x-blob", "application/json")).map(([parts, type]) => ({ kind: "blob" as const, parts, type })),
+  fc
+    .tuple(fc.array(text, { maxLength: 3 }), fc.constantFrom("", "text/x-blob", "application/json"))
+    .map(([parts, type]) => ({ kind: "blob" as const, parts, type })),
   fc.array(byteArray, { maxLength: 3 }).map((chunks) => ({ kind: "stream" as const, chunks })),
   // Non-empty chunks: Node's own Response stalls on an empty one (see the test below).
-  fc.array(fc.oneof(fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }), byteArray.filter((b) => b.length > 0)), { maxLength: 3 }).map((chunks) => ({ kind: "iterable" as const, chunks })),
+  fc
+    .array(
+      fc.oneof(
+        fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }),
+        byteArray.filter((b) => b.length > 0),
+      ),
+      { maxLength: 3 },
+    )
+    .map((chunks) => ({ kind: "iterable" as const, chunks })),
   fc.double().map((value) => ({ kind: "number" as const, value })),
 );
 const responseInit = fc.record(
@@ -190,10 +226,17 @@ describe("LightResponse with every kind of body", () => {
       fc.asyncProperty(bodyRecipe, responseInit, fc.boolean(), async (recipe, init, asBytes) => {
         const light = new LightResponse(makeBody(recipe), init);
         const native = new NativeResponse(makeBody(recipe) as BodyInit, init);
-        expect([light.status, light.statusText, light.ok, light.type, pairs(light.headers)]).toEqual([native.status, native.statusText, native.ok, native.type, pairs(native.headers)]);
+        expect([light.status, light.statusText, light.ok, light.type, pairs(light.headers)]).toEqual([
+          native.status,
+          native.statusText,
+          native.ok,
+          native.type,
+          pairs(native.headers),
+        ]);
         expect(light.body === null).toBe(native.body === null);
         const [lightClone, nativeClone] = [light.clone(), native.clone()];
-        if (asBytes) expect(new Uint8Array(await light.arrayBuffer())).toEqual(new Uint8Array(await native.arrayBuffer()));
+        if (asBytes)
+          expect(new Uint8Array(await light.arrayBuffer())).toEqual(new Uint8Array(await native.arrayBuffer()));
         else expect(await light.text()).toBe(await native.text());
         expect(light.bodyUsed).toBe(native.bodyUsed);
         expect(await lightClone.text()).toBe(await nativeClone.text());
@@ -247,7 +290,13 @@ describe("LightResponse with every kind of body", () => {
     ] as const) {
       const light = LightResponse.redirect(url, status);
       const native = NativeResponse.redirect(url, status);
-      expect([light.status, light.type, light.ok, light.body, pairs(light.headers)]).toEqual([native.status, native.type, native.ok, native.body, pairs(native.headers)]);
+      expect([light.status, light.type, light.ok, light.body, pairs(light.headers)]).toEqual([
+        native.status,
+        native.type,
+        native.ok,
+        native.body,
+        pairs(native.headers),
+      ]);
       expect(() => light.headers.set("location", "https://elsewhere.example/")).toThrow(TypeError);
       expect(() => native.headers.set("location", "https://elsewhere.example/")).toThrow(TypeError);
     }
@@ -275,7 +324,10 @@ describe("LightResponse with every kind of body", () => {
 
 describe("function URL events and results", () => {
   it("makes the request the function URL describes: method, URL with query, headers, decoded body and its true length", async () => {
-    const event = { ...functionUrlEvent({ path: "/convert/t", body: "héllo", base64: true, query: "a=1&b=2" }), cookies: ["x=1", "y=2"] };
+    const event = {
+      ...functionUrlEvent({ path: "/convert/t", body: "héllo", base64: true, query: "a=1&b=2" }),
+      cookies: ["x=1", "y=2"],
+    };
     event.headers["content-length"] = "999";
     (event.headers as Record<string, string>)["transfer-encoding"] = "chunked";
     const request = toRequest(event);
@@ -293,13 +345,28 @@ describe("function URL events and results", () => {
   });
 
   it("returns JSON and text as text, anything else as base64, and cookies apart", async () => {
-    const json = await toResult(new LightResponse('{"a":1}', { headers: { "content-type": "application/json" } }) as unknown as Response);
-    expect(json).toEqual({ statusCode: 200, headers: { "content-type": "application/json" }, body: '{"a":1}', isBase64Encoded: false });
+    const json = await toResult(
+      new LightResponse('{"a":1}', { headers: { "content-type": "application/json" } }) as unknown as Response,
+    );
+    expect(json).toEqual({
+      statusCode: 200,
+      headers: { "content-type": "application/json" },
+      body: '{"a":1}',
+      isBase64Encoded: false,
+    });
     const headers = new LightHeaders({ "content-type": "application/octet-stream" });
     headers.append("set-cookie", "a=1");
     headers.append("set-cookie", "b=2");
-    const binary = await toResult(new LightResponse(new Uint8Array([0, 255]), { status: 201, headers }) as unknown as Response);
-    expect(binary).toEqual({ statusCode: 201, headers: { "content-type": "application/octet-stream" }, cookies: ["a=1", "b=2"], body: "AP8=", isBase64Encoded: true });
+    const binary = await toResult(
+      new LightResponse(new Uint8Array([0, 255]), { status: 201, headers }) as unknown as Response,
+    );
+    expect(binary).toEqual({
+      statusCode: 201,
+      headers: { "content-type": "application/octet-stream" },
+      cookies: ["a=1", "b=2"],
+      body: "AP8=",
+      isBase64Encoded: true,
+    });
   });
 
   it("reads a streamed body to its end for the result", async () => {
@@ -310,7 +377,11 @@ describe("function URL events and results", () => {
           controller.close();
         },
       });
-    const json = await toResult(new LightResponse(chunks('{"a":', "1}"), { headers: { "content-type": "application/json" } }) as unknown as Response);
+    const json = await toResult(
+      new LightResponse(chunks('{"a":', "1}"), {
+        headers: { "content-type": "application/json" },
+      }) as unknown as Response,
+    );
     expect([json.body, json.isBase64Encoded]).toEqual(['{"a":1}', false]);
     const binary = await toResult(new LightResponse(chunks("\u0000", "\u00ff")) as unknown as Response);
     expect([binary.body, binary.isBase64Encoded]).toEqual([Buffer.from("\u0000\u00ff").toString("base64"), true]);
@@ -322,7 +393,11 @@ describe("function URL events and results", () => {
     const event = functionUrlEvent({ path: "/convert", body: "{}" });
     (event.headers as Record<string, string>)["x-bad"] = "a\nb";
     const result = await handleFunctionUrl(app)(event, { getRemainingTimeInMillis: () => 1000 });
-    expect([result.statusCode, JSON.parse(result.body).error, called]).toEqual([400, "invalid request: invalid header value", false]);
+    expect([result.statusCode, JSON.parse(result.body).error, called]).toEqual([
+      400,
+      "invalid request: invalid header value",
+      false,
+    ]);
   });
 
   it("does not repeat a huge header name in its 400", async () => {
@@ -331,7 +406,9 @@ describe("function URL events and results", () => {
     (event.headers as Record<string, string>)[`x bad ${"n".repeat(1024 * 1024)}`] = "1";
     const result = await handleFunctionUrl(app)(event, { getRemainingTimeInMillis: () => 1000 });
     expect(result.statusCode).toBe(400);
-    expect(JSON.parse(result.body).error).toMatch(/^invalid request: invalid header name: "x bad n+"\.\.\. \(\d+ more characters\)$/);
+    expect(JSON.parse(result.body).error).toMatch(
+      /^invalid request: invalid header name: "x bad n+"\.\.\. \(\d+ more characters\)$/,
+    );
     expect(result.body.length).toBeLessThan(1024);
   });
 
@@ -349,10 +426,23 @@ describe("function URL events and results", () => {
 
   it("gives the app the event, its requestContext and the invocation context", async () => {
     installLightResponse();
-    const app = new Hono<{ Bindings: { requestContext: { http: { sourceIp: string } }; lambdaContext: { getRemainingTimeInMillis(): number } } }>();
-    app.post("/echo", async (c) => c.json({ ip: c.env.requestContext.http.sourceIp, left: c.env.lambdaContext.getRemainingTimeInMillis(), body: await c.req.text() }));
+    const app = new Hono<{
+      Bindings: {
+        requestContext: { http: { sourceIp: string } };
+        lambdaContext: { getRemainingTimeInMillis(): number };
+      };
+    }>();
+    app.post("/echo", async (c) =>
+      c.json({
+        ip: c.env.requestContext.http.sourceIp,
+        left: c.env.lambdaContext.getRemainingTimeInMillis(),
+        body: await c.req.text(),
+      }),
+    );
     const handler = handleFunctionUrl(app as unknown as Hono);
-    const result = await handler(functionUrlEvent({ path: "/echo", body: "hi", sourceIp: "192.0.2.1" }), { getRemainingTimeInMillis: () => 1234 });
+    const result = await handler(functionUrlEvent({ path: "/echo", body: "hi", sourceIp: "192.0.2.1" }), {
+      getRemainingTimeInMillis: () => 1234,
+    });
     expect(JSON.parse(result.body)).toEqual({ ip: "192.0.2.1", left: 1234, body: "hi" });
   });
 });

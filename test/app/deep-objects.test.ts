@@ -10,7 +10,11 @@ import { cronTab, post, review, testApp, wire } from "../helpers";
  * convert, and nothing on the way (depth check, size check, copy, validation, printing) may
  * run out of stack. Bodies are written as text, deep parts spliced in: no printer is trusted.
  */
-function body(fields: Record<string, unknown>, metadata: Record<string, unknown> = {}, trees: Record<string, string> = {}): string {
+function body(
+  fields: Record<string, unknown>,
+  metadata: Record<string, unknown> = {},
+  trees: Record<string, string> = {},
+): string {
   let text = wire(review("example.com/v1", [cronTab("v1beta1", "deep", { hostPort: "db:5432", ...fields }, metadata)]));
   for (const [name, tree] of Object.entries(trees)) text = text.replace(`"${name}"`, tree);
   return text;
@@ -23,7 +27,12 @@ async function converted(app: App, text: string): Promise<string> {
   const res = await post(app, text);
   const reply = await res.text();
   expect(res.status, reply.slice(0, 300)).toBe(200);
-  const verdict = checkReply(decodeJson(text).value as SentReview, res.status, reply, res.headers.get("content-type") ?? "");
+  const verdict = checkReply(
+    decodeJson(text).value as SentReview,
+    res.status,
+    reply,
+    res.headers.get("content-type") ?? "",
+  );
   if (!verdict.ok) expect.fail(`apiserver would reject the reply: ${verdict.error}`);
   return reply;
 }
@@ -45,7 +54,9 @@ describe("objects nested as deep as the apiserver stores them", () => {
   it("deeper than the apiserver reads (10,000 levels, the default CRDSHIFT_MAX_DEPTH): a clean 400", async () => {
     const res = await post(app, body({ tree: "TREE" }, {}, { TREE: nested(9998) }));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "body is nested 10002 levels deep, over the limit of 10000 (CRDSHIFT_MAX_DEPTH)" });
+    expect(await res.json()).toEqual({
+      error: "body is nested 10002 levels deep, over the limit of 10000 (CRDSHIFT_MAX_DEPTH)",
+    });
   });
 });
 
@@ -53,7 +64,10 @@ describe("with CRDSHIFT_MAX_DEPTH raised, nothing recurses", () => {
   const { app } = testApp({ env: { CRDSHIFT_MAX_DEPTH: "1000000" } });
 
   it("a deep object beside a 1 MB string: the per-object size check measures it", async () => {
-    const reply = await converted(app, body({ note: "x".repeat(1_100_000), tree: "TREE" }, {}, { TREE: nested(50_000) }));
+    const reply = await converted(
+      app,
+      body({ note: "x".repeat(1_100_000), tree: "TREE" }, {}, { TREE: nested(50_000) }),
+    );
     expect(reply).toContain(`"tree":${nested(50_000)}`);
   });
 

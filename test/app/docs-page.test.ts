@@ -30,7 +30,13 @@ describe("the Kubernetes docs page's ConversionReview", () => {
       uid: "u-1",
       result: { status: "Success" },
       convertedObjects: [
-        { apiVersion: "example.com/v1", kind: "CronTab", metadata: { name: "a", namespace: "default", uid: "x" }, host: "localhost", port: "1234" },
+        {
+          apiVersion: "example.com/v1",
+          kind: "CronTab",
+          metadata: { name: "a", namespace: "default", uid: "x" },
+          host: "localhost",
+          port: "1234",
+        },
       ],
     });
   });

@@ -1,14 +1,14 @@
-import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
 import { registry as exampleRegistry } from "../../examples";
 import { createApp } from "../../src/app";
-import { ECHO_LIMIT, clip, quote } from "../../src/clip";
+import { clip, ECHO_LIMIT, quote } from "../../src/clip";
 import { readConfig } from "../../src/config";
 import { createJsonLogger } from "../../src/log";
 import { createEmfMetrics } from "../../src/metrics";
 import { createRegistry, defineKind, type Registry } from "../../src/registry";
-import { emfProblems } from "../metrics/emf-spec";
 import { cronTab, post, review, wire } from "../helpers";
+import { emfProblems } from "../metrics/emf-spec";
 
 // Large, yet under the 1 MiB past which a body is scanned before it is parsed and an envelope of
 // over 64 KiB is refused outright (test/app/limits.test.ts): here the fields reach the logs.
@@ -21,7 +21,7 @@ describe("clip", () => {
     expect(clip("CronTab")).toBe("CronTab");
     expect(clip("x".repeat(ECHO_LIMIT))).toBe("x".repeat(ECHO_LIMIT));
     expect(clip("x".repeat(ECHO_LIMIT + 5))).toBe(`${"x".repeat(ECHO_LIMIT)}... (5 more characters)`);
-    expect(quote("a\"b")).toBe('"a\\"b"');
+    expect(quote('a"b')).toBe('"a\\"b"');
     expect(quote("y".repeat(ECHO_LIMIT + 1))).toBe(`"${"y".repeat(ECHO_LIMIT)}"... (1 more character)`);
   });
 
@@ -82,7 +82,10 @@ describe("request text echoed in logs, metrics and messages is bounded", () => {
   ] as const) {
     it(`a 512 KiB desiredAPIVersion ${name}: a short Failure, a short log line, bounded dimensions`, async () => {
       const { app, lines, emf } = observedApp();
-      const sent = review(desired, [cronTab("v1beta1", "a", { hostPort: "h:1" }), cronTab("v1beta1", "b", { hostPort: "h:2" })]);
+      const sent = review(desired, [
+        cronTab("v1beta1", "a", { hostPort: "h:1" }),
+        cronTab("v1beta1", "b", { hostPort: "h:2" }),
+      ]);
       const res = await post(app, wire(sent));
       const text = await res.text();
       expect(res.status).toBe(200);
@@ -97,7 +100,11 @@ describe("request text echoed in logs, metrics and messages is bounded", () => {
     const { app, lines, emf } = observedApp({ env: { CRDSHIFT_LOG_OBJECT_NAMES: "true" } });
     const big = (c: string) => c.repeat(HUGE);
     const objects = [
-      { apiVersion: "example.com/v1beta1", kind: big("K"), metadata: { name: big("n"), namespace: big("s"), uid: big("i") } },
+      {
+        apiVersion: "example.com/v1beta1",
+        kind: big("K"),
+        metadata: { name: big("n"), namespace: big("s"), uid: big("i") },
+      },
       { apiVersion: `${big("g")}.com/v1beta1`, kind: "CronTab", metadata: { name: "b" } },
       { apiVersion: `example.com/${big("v")}`, kind: "CronTab", metadata: { name: "c" } },
     ];
@@ -115,7 +122,11 @@ describe("request text echoed in logs, metrics and messages is bounded", () => {
 
   it("thousands of distinct kinds in one review: the log names a few and counts the rest", async () => {
     const { app, lines } = observedApp();
-    const objects = Array.from({ length: 5000 }, (_, i) => ({ apiVersion: "example.com/v1beta1", kind: `Kind${i}${"k".repeat(300)}`, metadata: { name: `o${i}` } }));
+    const objects = Array.from({ length: 5000 }, (_, i) => ({
+      apiVersion: "example.com/v1beta1",
+      kind: `Kind${i}${"k".repeat(300)}`,
+      metadata: { name: `o${i}` },
+    }));
     await post(app, wire(review("example.com/v1", objects)));
     expect(lines).toHaveLength(1);
     expect(lines[0]!.length).toBeLessThan(16 * FIELD);
@@ -125,7 +136,10 @@ describe("request text echoed in logs, metrics and messages is bounded", () => {
 
   it("a kind that is not ASCII, and an empty version, still make dimensions CloudWatch takes", async () => {
     const { app, emf } = observedApp();
-    await post(app, wire(review("example.com/", [{ apiVersion: "example.com/v1beta1", kind: "Crön😀Tab", metadata: { name: "a" } }])));
+    await post(
+      app,
+      wire(review("example.com/", [{ apiVersion: "example.com/v1beta1", kind: "Crön😀Tab", metadata: { name: "a" } }])),
+    );
     expectDimensionsBounded(emf);
     const doc = JSON.parse(emf[0]!);
     expect(doc.CRD).toMatch(/^[\x20-\x7e]+$/);
@@ -136,12 +150,16 @@ describe("request text echoed in logs, metrics and messages is bounded", () => {
     const echoing = defineKind({
       group: "echo.example.com",
       kind: "Echo",
-      versions: { v1: z.looseObject({ spec: z.looseObject({ say: z.string() }) }), v2: z.looseObject({ spec: z.record(z.string(), z.number()) }) },
+      versions: {
+        v1: z.looseObject({ spec: z.looseObject({ say: z.string() }) }),
+        v2: z.looseObject({ spec: z.record(z.string(), z.number()) }),
+      },
       converters: {
         v1: {
           v2: (object) => {
             if (object.spec.say === "throw") throw new Error(`cannot convert ${JSON.stringify(object)}`);
-            if (object.spec.say === "label") return { ...object, metadata: { name: "e", labels: { [`${"l".repeat(HUGE)}/x`]: "y" } }, spec: {} };
+            if (object.spec.say === "label")
+              return { ...object, metadata: { name: "e", labels: { [`${"l".repeat(HUGE)}/x`]: "y" } }, spec: {} };
             return { ...object, spec: { [object.spec.say]: "not a number" as unknown as number } };
           },
         },
@@ -152,7 +170,12 @@ describe("request text echoed in logs, metrics and messages is bounded", () => {
     const padding = "p".repeat(HUGE);
     for (const say of ["throw", "label", padding]) {
       lines.length = 0;
-      const object = { apiVersion: "echo.example.com/v1", kind: "Echo", metadata: { name: "e" }, spec: { say, padding } };
+      const object = {
+        apiVersion: "echo.example.com/v1",
+        kind: "Echo",
+        metadata: { name: "e" },
+        spec: { say, padding },
+      };
       const res = await post(app, wire(review("echo.example.com/v2", [object])));
       const text = await res.text();
       expect(JSON.parse(text).response.result.status).toBe("Failure");

@@ -9,7 +9,10 @@ import { post, review, testApp, wire } from "../helpers";
 const flaky = defineKind({
   group: "flaky.example.com",
   kind: "Flaky",
-  versions: { v1: z.looseObject({ mode: z.optional(z.string()) }), v2: z.looseObject({ mode: z.optional(z.string()) }) },
+  versions: {
+    v1: z.looseObject({ mode: z.optional(z.string()) }),
+    v2: z.looseObject({ mode: z.optional(z.string()) }),
+  },
   converters: {
     v1: {
       v2: (object) => {
@@ -29,7 +32,12 @@ const flaky = defineKind({
 });
 
 const registry = createRegistry([cronTabExample, cronTabStable, flaky]);
-const flakyObject = (name: string, mode: string) => ({ apiVersion: "flaky.example.com/v1", kind: "Flaky", metadata: { name }, mode });
+const flakyObject = (name: string, mode: string) => ({
+  apiVersion: "flaky.example.com/v1",
+  kind: "Flaky",
+  metadata: { name },
+  mode,
+});
 
 async function message(app: ReturnType<typeof testApp>["app"], sent: ReturnType<typeof review>) {
   const res = await post(app, wire(sent));
@@ -46,7 +54,10 @@ describe("faults in converters", () => {
       "non-object": "the converter returned number, not an object",
     };
     for (const [mode, cause] of Object.entries(expected)) {
-      const reply = await message(app, review("flaky.example.com/v2", [flakyObject("a", "fine"), flakyObject("b", mode)]));
+      const reply = await message(
+        app,
+        review("flaky.example.com/v2", [flakyObject("a", "fine"), flakyObject("b", mode)]),
+      );
       expect(reply.result.message).toBe(`object 1 (b) Flaky flaky.example.com/v1 -> flaky.example.com/v2: ${cause}`);
       const next = await message(app, review("flaky.example.com/v2", [flakyObject("c", "fine")]));
       expect(next.result.status).toBe("Success");
@@ -57,13 +68,20 @@ describe("faults in converters", () => {
     const { app } = testApp({ registry });
     const odd = { ...flakyObject("odd", "fine"), metadata: { name: "odd", labels: { team: 7 } } };
     const reply = await message(app, review("flaky.example.com/v2", [odd]));
-    expect(reply.result.message).toBe('object 0 (odd) Flaky flaky.example.com/v1 -> flaky.example.com/v2: metadata.labels["team"] is a number, not a string');
+    expect(reply.result.message).toBe(
+      'object 0 (odd) Flaky flaky.example.com/v1 -> flaky.example.com/v2: metadata.labels["team"] is a number, not a string',
+    );
   });
 
   it("a long synchronous loop cannot be interrupted, but the budget ends the review right after it", async () => {
     const { app } = testApp({ registry, env: { CRDSHIFT_BUDGET_MS: "50" } });
-    const reply = await message(app, review("flaky.example.com/v2", [flakyObject("a", "busy"), flakyObject("b", "fine")]));
-    expect(reply.result.message).toBe("conversion budget of 50 ms exceeded after 1 of 2 objects (Flaky flaky.example.com/v1 -> flaky.example.com/v2)");
+    const reply = await message(
+      app,
+      review("flaky.example.com/v2", [flakyObject("a", "busy"), flakyObject("b", "fine")]),
+    );
+    expect(reply.result.message).toBe(
+      "conversion budget of 50 ms exceeded after 1 of 2 objects (Flaky flaky.example.com/v1 -> flaky.example.com/v2)",
+    );
   });
 
   it("interleaved concurrent reviews of different kinds, failing and not, never see each other's objects", async () => {
@@ -72,22 +90,57 @@ describe("faults in converters", () => {
       switch (i % 3) {
         case 0:
           return {
-            sent: review("example.com/v1", [{ apiVersion: "example.com/v1beta1", kind: "CronTab", metadata: { name: `ct-${i}` }, hostPort: `h${i}:${i}` }]),
-            check: (reply: any) => expect(reply.convertedObjects).toEqual([{ apiVersion: "example.com/v1", kind: "CronTab", metadata: { name: `ct-${i}` }, host: `h${i}`, port: String(i) }]),
+            sent: review("example.com/v1", [
+              {
+                apiVersion: "example.com/v1beta1",
+                kind: "CronTab",
+                metadata: { name: `ct-${i}` },
+                hostPort: `h${i}:${i}`,
+              },
+            ]),
+            check: (reply: any) =>
+              expect(reply.convertedObjects).toEqual([
+                {
+                  apiVersion: "example.com/v1",
+                  kind: "CronTab",
+                  metadata: { name: `ct-${i}` },
+                  host: `h${i}`,
+                  port: String(i),
+                },
+              ]),
           };
         case 1:
           return {
-            sent: review("stable.example.com/v2", [{ apiVersion: "stable.example.com/v1", kind: "CronTab", metadata: { name: `st-${i}` }, spec: { cronSpec: `${i} * * * *` } }]),
-            check: (reply: any) => expect(reply.convertedObjects[0].spec).toEqual({ min: String(i), hour: "*", dayOfMonth: "*", month: "*", dayOfWeek: "*" }),
+            sent: review("stable.example.com/v2", [
+              {
+                apiVersion: "stable.example.com/v1",
+                kind: "CronTab",
+                metadata: { name: `st-${i}` },
+                spec: { cronSpec: `${i} * * * *` },
+              },
+            ]),
+            check: (reply: any) =>
+              expect(reply.convertedObjects[0].spec).toEqual({
+                min: String(i),
+                hour: "*",
+                dayOfMonth: "*",
+                month: "*",
+                dayOfWeek: "*",
+              }),
           };
         default:
           return {
-            sent: review("flaky.example.com/v2", [flakyObject(`fl-${i}`, "fine"), flakyObject(`bad-${i}`, i % 2 ? "reject" : "throw")]),
+            sent: review("flaky.example.com/v2", [
+              flakyObject(`fl-${i}`, "fine"),
+              flakyObject(`bad-${i}`, i % 2 ? "reject" : "throw"),
+            ]),
             check: (reply: any) => expect(reply.result.message).toMatch(new RegExp(`^object 1 \\(bad-${i}\\) `)),
           };
       }
     });
-    const replies = await Promise.all(cases.map(({ sent }) => message(app, { ...sent, request: { ...sent.request, uid: `uid-${Math.random()}` } })));
+    const replies = await Promise.all(
+      cases.map(({ sent }) => message(app, { ...sent, request: { ...sent.request, uid: `uid-${Math.random()}` } })),
+    );
     for (const [i, reply] of replies.entries()) cases[i]!.check(reply);
   });
 });

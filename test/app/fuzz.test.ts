@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { registry } from "../../examples";
 import { decodeJson, encodeJson } from "../../src/protocol/json";
-import { arbitraryFor } from "../../src/testing/arbitrary";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
+import { arbitraryFor } from "../../src/testing/arbitrary";
 import { testApp } from "../helpers";
 
 /**
@@ -19,7 +19,8 @@ const { app } = testApp({ env: { CRDSHIFT_BUDGET_MS: "5000", CRDSHIFT_MAX_OBJECT
 
 // What a Failure may say: an object named first, or a reason that concerns the whole review.
 const NAMES_THE_OBJECT = /^object \d+( \(.+?\))?[ :]/;
-const WHOLE_REVIEW = /^(desiredAPIVersion .* is not of the form group\/version|the review holds \d+ objects|conversion budget of \d+ ms exceeded|the converted \d+ objects make a reply)/;
+const WHOLE_REVIEW =
+  /^(desiredAPIVersion .* is not of the form group\/version|the review holds \d+ objects|conversion budget of \d+ ms exceeded|the converted \d+ objects make a reply)/;
 
 async function send(body: string | Uint8Array) {
   const res = await app.request("http://crdshift.test/convert?timeout=30s", {
@@ -49,7 +50,13 @@ async function send(body: string | Uint8Array) {
 
 // Valid objects of every version of every example kind, generated from their schemas.
 const served = registry.kinds.flatMap((kind) =>
-  [...kind.versions].map(([version, schema]) => ({ group: kind.group, kind: kind.kind, version, versions: [...kind.versions.keys()], schema })),
+  [...kind.versions].map(([version, schema]) => ({
+    group: kind.group,
+    kind: kind.kind,
+    version,
+    versions: [...kind.versions.keys()],
+    schema,
+  })),
 );
 const metadata = fc.record(
   {
@@ -61,29 +68,59 @@ const metadata = fc.record(
   { requiredKeys: [] },
 );
 const validObject = fc.constantFrom(...served).chain((entry) =>
-  fc.tuple(arbitraryFor(entry.schema, { unknownFields: true }), fc.option(metadata, { nil: undefined })).map(([fields, meta]) => ({
-    group: entry.group,
-    versions: entry.versions,
-    object: { ...fields, apiVersion: `${entry.group}/${entry.version}`, kind: entry.kind, ...(meta ? { metadata: meta } : {}) },
-  })),
+  fc
+    .tuple(arbitraryFor(entry.schema, { unknownFields: true }), fc.option(metadata, { nil: undefined }))
+    .map(([fields, meta]) => ({
+      group: entry.group,
+      versions: entry.versions,
+      object: {
+        ...fields,
+        apiVersion: `${entry.group}/${entry.version}`,
+        kind: entry.kind,
+        ...(meta ? { metadata: meta } : {}),
+      },
+    })),
 );
 const validReview = fc
-  .tuple(fc.array(validObject, { minLength: 0, maxLength: 6 }), fc.constantFrom("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"), fc.nat(), fc.uuid())
+  .tuple(
+    fc.array(validObject, { minLength: 0, maxLength: 6 }),
+    fc.constantFrom("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"),
+    fc.nat(),
+    fc.uuid(),
+  )
   .map(([items, apiVersion, pick, uid]) => {
     const group = items[0]?.group ?? "example.com";
     const versions = items[0]?.versions ?? ["v1"];
     return {
       apiVersion,
       kind: "ConversionReview",
-      request: { uid, desiredAPIVersion: `${group}/${versions[pick % versions.length]}`, objects: items.map((item) => item.object) },
+      request: {
+        uid,
+        desiredAPIVersion: `${group}/${versions[pick % versions.length]}`,
+        objects: items.map((item) => item.object),
+      },
     };
   });
 
 /** One way of breaking a review, at the value level. */
 const corruption = fc.oneof(
-  fc.record({ at: fc.constantFrom("apiVersion", "kind", "request", "request.uid", "request.desiredAPIVersion", "request.objects"), value: fc.jsonValue() }),
+  fc.record({
+    at: fc.constantFrom("apiVersion", "kind", "request", "request.uid", "request.desiredAPIVersion", "request.objects"),
+    value: fc.jsonValue(),
+  }),
   fc.record({ at: fc.constant("object"), value: fc.jsonValue() }),
-  fc.record({ at: fc.constantFrom("object.apiVersion", "object.kind", "object.metadata", "object.metadata.name", "object.metadata.labels", "object.hostPort", "object.spec"), value: fc.jsonValue() }),
+  fc.record({
+    at: fc.constantFrom(
+      "object.apiVersion",
+      "object.kind",
+      "object.metadata",
+      "object.metadata.name",
+      "object.metadata.labels",
+      "object.hostPort",
+      "object.spec",
+    ),
+    value: fc.jsonValue(),
+  }),
   fc.record({ at: fc.constant("object.huge"), value: fc.constantFrom(100_000, 1_000_000).map((n) => "x".repeat(n)) }),
   fc.record({ at: fc.constant("object.unicode"), value: fc.string({ unit: "binary", maxLength: 40 }) }),
   fc.record({ at: fc.constant("object.deep"), value: fc.integer({ min: 10, max: 1200 }) }),
@@ -96,7 +133,9 @@ function corrupt(review: any, { at, value }: { at: string; value: unknown }) {
   const target = objects[0];
   switch (at) {
     case "request.many":
-      copy.request.objects = Array.from({ length: value as number }, (_, i) => (i % 2 ? {} : { apiVersion: "example.com/v1", kind: "CronTab" }));
+      copy.request.objects = Array.from({ length: value as number }, (_, i) =>
+        i % 2 ? {} : { apiVersion: "example.com/v1", kind: "CronTab" },
+      );
       return copy;
     case "object":
       if (objects.length === 0) objects.push(value);
@@ -130,23 +169,53 @@ const textDamage = fc.oneof(
   fc.constant((text: string) => text.replace('"request":{', '"request":{"uid":"first",')),
   fc.nat().map((n) => (text: string) => text.slice(0, n % Math.max(1, text.length))),
   fc.string().map((garbage) => (text: string) => text + garbage),
-  fc.constant((text: string) => text.replace(/"apiVersion":"[^"]*"/, '"apiVersion":"example.com/v1","apiVersion":"stable.example.com/v2"')),
+  fc.constant((text: string) =>
+    text.replace(/"apiVersion":"[^"]*"/, '"apiVersion":"example.com/v1","apiVersion":"stable.example.com/v2"'),
+  ),
 );
 
 describe("fuzzing the HTTP app", () => {
-  it("valid reviews: every reply is one the apiserver accepts, or a Failure naming the object", async () => {
-    await fc.assert(fc.asyncProperty(validReview, (review) => send(encodeJson(review))), { numRuns: RUNS });
-  }, TIMEOUT);
+  it(
+    "valid reviews: every reply is one the apiserver accepts, or a Failure naming the object",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(validReview, (review) => send(encodeJson(review))),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it("corrupted reviews: never a 5xx, every 200 accepted or a Failure that names its object", async () => {
-    await fc.assert(fc.asyncProperty(validReview, corruption, (review, how) => send(encodeJson(corrupt(review, how)))), { numRuns: RUNS });
-  }, TIMEOUT);
+  it(
+    "corrupted reviews: never a 5xx, every 200 accepted or a Failure that names its object",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(validReview, corruption, (review, how) => send(encodeJson(corrupt(review, how)))),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it("damaged text: a 400 or a proper reply, never a crash", async () => {
-    await fc.assert(fc.asyncProperty(validReview, textDamage, (review, damage) => send(damage(encodeJson(review)))), { numRuns: RUNS });
-  }, TIMEOUT);
+  it(
+    "damaged text: a 400 or a proper reply, never a crash",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(validReview, textDamage, (review, damage) => send(damage(encodeJson(review)))),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it("random bytes: a 400, never a crash", async () => {
-    await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 2000 }), (bytes) => send(bytes)), { numRuns: RUNS });
-  }, TIMEOUT);
+  it(
+    "random bytes: a 400, never a crash",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.uint8Array({ maxLength: 2000 }), (bytes) => send(bytes)),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 });

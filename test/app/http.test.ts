@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UID, convertOk, cronTab, post, review, testApp, wire } from "../helpers";
+import { convertOk, cronTab, post, review, testApp, UID, wire } from "../helpers";
 
 const docsReview = () => review("example.com/v1", [cronTab("v1beta1", "a", { hostPort: "h:1" })]);
 const TOKEN = "s3cr3t-t0ken-AAAAAAAAAAAA";
@@ -10,19 +10,45 @@ describe("HTTP: what is not a review is refused with a short JSON error", () => 
   const cases: Array<[string, () => Promise<Response>, number, RegExp]> = [
     ["malformed JSON", () => post(app, '{"kind": "ConversionReview",'), 400, /not valid JSON/],
     ["a JSON array", () => post(app, "[]"), 400, /not a ConversionReview/],
-    ["no request", () => post(app, wire({ apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview" })), 400, /request/],
+    [
+      "no request",
+      () => post(app, wire({ apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview" })),
+      400,
+      /request/,
+    ],
     [
       "objects not an array",
-      () => post(app, wire({ ...docsReview(), request: { uid: UID, desiredAPIVersion: "example.com/v1", objects: {} } })),
+      () =>
+        post(app, wire({ ...docsReview(), request: { uid: UID, desiredAPIVersion: "example.com/v1", objects: {} } })),
       400,
       /request\.objects/,
     ],
-    ["another review version", () => post(app, wire({ ...docsReview(), apiVersion: "apiextensions.k8s.io/v2" })), 400, /apiVersion/],
+    [
+      "another review version",
+      () => post(app, wire({ ...docsReview(), apiVersion: "apiextensions.k8s.io/v2" })),
+      400,
+      /apiVersion/,
+    ],
     ["another kind", () => post(app, wire({ ...docsReview(), kind: "AdmissionReview" })), 400, /kind/],
-    ["no uid", () => post(app, wire({ ...docsReview(), request: { desiredAPIVersion: "example.com/v1", objects: [] } })), 400, /uid/],
+    [
+      "no uid",
+      () => post(app, wire({ ...docsReview(), request: { desiredAPIVersion: "example.com/v1", objects: [] } })),
+      400,
+      /uid/,
+    ],
     ["an empty body", () => post(app, ""), 400, /not valid JSON/],
-    ["a body over the limit", () => post(app, wire({ ...docsReview(), pad: "x".repeat(5000) })), 413, /larger than the limit of 4096 bytes/],
-    ["a form body", () => post(app, "a=b", { contentType: "application/x-www-form-urlencoded" }), 415, /Content-Type: application\/json/],
+    [
+      "a body over the limit",
+      () => post(app, wire({ ...docsReview(), pad: "x".repeat(5000) })),
+      413,
+      /larger than the limit of 4096 bytes/,
+    ],
+    [
+      "a form body",
+      () => post(app, "a=b", { contentType: "application/x-www-form-urlencoded" }),
+      415,
+      /Content-Type: application\/json/,
+    ],
     ["no content type", () => post(app, wire(docsReview()), { contentType: null }), 415, /application\/json/],
     ["YAML", () => post(app, "kind: ConversionReview", { contentType: "application/yaml" }), 415, /application\/json/],
     ["GET", async () => app.request("http://x/convert"), 405, /POST/],
@@ -100,8 +126,19 @@ describe("HTTP: a body that cannot be read is the caller's fault", () => {
       } as RequestInit);
       const res = await app.request(request);
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ error: "the request body could not be read: the upload broke off or was malformed" });
-      expect(logs).toEqual([{ level: "warn", msg: "request rejected", status: 400, reason: "body-unreadable", error: expect.any(String), detail: "Error: aborted" }]);
+      expect(await res.json()).toEqual({
+        error: "the request body could not be read: the upload broke off or was malformed",
+      });
+      expect(logs).toEqual([
+        {
+          level: "warn",
+          msg: "request rejected",
+          status: 400,
+          reason: "body-unreadable",
+          error: expect.any(String),
+          detail: "Error: aborted",
+        },
+      ]);
     });
   }
 });
@@ -135,7 +172,11 @@ describe("HTTP: the path token", () => {
   ]) {
     it(`answers 404 when the token is ${name}, before reading the body or the method`, async () => {
       for (const method of ["POST", "GET"]) {
-        const res = await app.request(`http://x${path}`, { method, headers: { "Content-Type": "application/json" }, ...(method === "POST" ? { body: "{" } : {}) });
+        const res = await app.request(`http://x${path}`, {
+          method,
+          headers: { "Content-Type": "application/json" },
+          ...(method === "POST" ? { body: "{" } : {}),
+        });
         expect(res.status).toBe(404);
         expect(await res.json()).toEqual({ error: "not found" });
       }
@@ -158,7 +199,9 @@ describe("HTTP: the path token", () => {
 
 describe("HTTP: configuration", () => {
   it("refuses a token that would not survive a URL path, without echoing it", () => {
-    expect(() => testApp({ env: { CRDSHIFT_TOKEN: "short/secret" } })).toThrow(/CRDSHIFT_TOKEN must be 16 to 256 characters/);
+    expect(() => testApp({ env: { CRDSHIFT_TOKEN: "short/secret" } })).toThrow(
+      /CRDSHIFT_TOKEN must be 16 to 256 characters/,
+    );
     expect(() => testApp({ env: { CRDSHIFT_TOKEN: "short/secret" } })).not.toThrow(/short\/secret/);
   });
   it("refuses a next token without a current one", () => {

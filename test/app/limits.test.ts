@@ -6,7 +6,8 @@ import { convertFails, convertOk, cronTab, post, review, testApp, wire } from ".
 describe("limits, each configurable, each with a clear message", () => {
   it("objects per review (CRDSHIFT_MAX_OBJECTS): a Failure before any conversion", async () => {
     const { app } = testApp({ env: { CRDSHIFT_MAX_OBJECTS: "3" } });
-    const objects = (n: number) => Array.from({ length: n }, (_, i) => cronTab("v1beta1", `c${i}`, { hostPort: "h:1" }));
+    const objects = (n: number) =>
+      Array.from({ length: n }, (_, i) => cronTab("v1beta1", `c${i}`, { hostPort: "h:1" }));
     await convertOk(app, review("example.com/v1", objects(3)));
     expect(await convertFails(app, review("example.com/v1", objects(4)))).toBe(
       "the review holds 4 objects, over this webhook's limit of 3 per review (CRDSHIFT_MAX_OBJECTS)",
@@ -16,7 +17,10 @@ describe("limits, each configurable, each with a clear message", () => {
   it("size of one object (CRDSHIFT_MAX_OBJECT_BYTES): a Failure naming it", async () => {
     const { app } = testApp({ env: { CRDSHIFT_MAX_OBJECT_BYTES: "3000" } });
     const small = cronTab("v1beta1", "small", { hostPort: "h:1" });
-    await convertOk(app, review("example.com/v1", [small, cronTab("v1beta1", "near", { hostPort: "h:1", note: "é".repeat(900) })]));
+    await convertOk(
+      app,
+      review("example.com/v1", [small, cronTab("v1beta1", "near", { hostPort: "h:1", note: "é".repeat(900) })]),
+    );
     const big = cronTab("v1beta1", "big", { hostPort: "h:1", note: "é".repeat(1500) }); // 1,500 characters, 3,000 bytes
     expect(await convertFails(app, review("example.com/v1", [small, big]))).toMatch(
       /^object 1 \(default\/big, uid uid-big\) is 31\d\d bytes, over this webhook's limit of 3000 per object \(CRDSHIFT_MAX_OBJECT_BYTES\)$/,
@@ -37,7 +41,9 @@ describe("limits, each configurable, each with a clear message", () => {
       const nested = cronTab("v1beta1", "n", { hostPort: "h:1", a: { b: { c: { d: { e: { f: { g: [1] } } } } } } });
       const res = await post(app, wire(review("example.com/v1", [nested])));
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ error: "body is nested 11 levels deep, over the limit of 10 (CRDSHIFT_MAX_DEPTH)" });
+      expect(await res.json()).toEqual({
+        error: "body is nested 11 levels deep, over the limit of 10 (CRDSHIFT_MAX_DEPTH)",
+      });
     });
   }
 
@@ -69,13 +75,18 @@ describe("the body scan", () => {
       }),
       { numRuns: 500 },
     );
-    const deep = `${"[{\"a\":".repeat(50_000)}1${"}]".repeat(50_000)}`;
+    const deep = `${'[{"a":'.repeat(50_000)}1${"}]".repeat(50_000)}`;
     expect(treeDepth(JSON.parse(deep))).toBe(100_000);
     expect(scanBody(deep).depth).toBe(100_000);
   });
 
   it("notices a number of 16 or more digits (a possible int64) or with a 3-digit exponent, and only outside strings", () => {
-    const exponent = fc.tuple(fc.integer({ min: -99, max: 99 }), fc.constantFrom("e", "E"), fc.constantFrom("", "+", "-"), fc.integer({ min: 0, max: 2000 }));
+    const exponent = fc.tuple(
+      fc.integer({ min: -99, max: 99 }),
+      fc.constantFrom("e", "E"),
+      fc.constantFrom("", "+", "-"),
+      fc.integer({ min: 0, max: 2000 }),
+    );
     const value = fc.oneof(
       fc.jsonValue(),
       fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n }).map(String),
@@ -117,7 +128,10 @@ describe("the body scan", () => {
   });
 
   it("finds the first object over the size limit, in UTF-8 bytes of its text, and where its metadata is", () => {
-    const object = fc.record({ metadata: fc.option(fc.record({ name: fc.string() }), { nil: undefined }), data: fc.string() });
+    const object = fc.record({
+      metadata: fc.option(fc.record({ name: fc.string() }), { nil: undefined }),
+      data: fc.string(),
+    });
     fc.assert(
       fc.property(fc.array(object, { maxLength: 6 }), fc.integer({ min: 2, max: 60 }), (objects, limit) => {
         const text = JSON.stringify(review(objects));
@@ -142,7 +156,9 @@ describe("a body over a limit is refused before its tree is built", () => {
   async function parsedLengths(app: ReturnType<typeof testApp>["app"], body: string) {
     const lengths: number[] = [];
     const parse = JSON.parse;
-    const spy = vi.spyOn(JSON, "parse").mockImplementation((text: string, reviver?: any) => (lengths.push(text.length), parse(text, reviver)));
+    const spy = vi
+      .spyOn(JSON, "parse")
+      .mockImplementation((text: string, reviver?: any) => (lengths.push(text.length), parse(text, reviver)));
     try {
       const res = await post(app, body);
       return { res, lengths };
@@ -161,12 +177,17 @@ describe("a body over a limit is refused before its tree is built", () => {
     expect(res.status).toBe(200);
     expect((await res.json()).response).toEqual({
       uid: "u1",
-      result: { status: "Failure", message: "the review holds 400000 objects, over this webhook's limit of 1000 per review (CRDSHIFT_MAX_OBJECTS)" },
+      result: {
+        status: "Failure",
+        message: "the review holds 400000 objects, over this webhook's limit of 1000 per review (CRDSHIFT_MAX_OBJECTS)",
+      },
     });
   });
 
   it("whatever the size limit: a body over 1 MiB is always scanned before it is parsed", async () => {
-    const { app } = testApp({ env: { CRDSHIFT_MAX_OBJECTS: "1000", CRDSHIFT_MAX_OBJECT_BYTES: String(300 * 1024 * 1024) } });
+    const { app } = testApp({
+      env: { CRDSHIFT_MAX_OBJECTS: "1000", CRDSHIFT_MAX_OBJECT_BYTES: String(300 * 1024 * 1024) },
+    });
     const { res, lengths } = await parsedLengths(app, envelope(Array(400_000).fill("{}").join(",")));
     expect(Math.max(...lengths)).toBeLessThan(200);
     expect((await res.json()).response.result.message).toMatch(/^the review holds 400000 objects/);
@@ -185,7 +206,12 @@ describe("a body over a limit is refused before its tree is built", () => {
 
   it("a scanned body must be a review as an apiserver writes one: request.objects once, plainly spelled, and little beside it", async () => {
     const { app } = testApp({ env: { CRDSHIFT_MAX_OBJECT_BYTES: "1000" } });
-    const sent = wire(review("example.com/v1", [1, 2, 3].map((i) => cronTab("v1beta1", `c${i}`, { hostPort: "h:1" }))));
+    const sent = wire(
+      review(
+        "example.com/v1",
+        [1, 2, 3].map((i) => cronTab("v1beta1", `c${i}`, { hostPort: "h:1" })),
+      ),
+    );
     const refused = async (body: string) => {
       const res = await post(app, body);
       expect(res.status).toBe(400);
@@ -201,9 +227,13 @@ describe("a body over a limit is refused before its tree is built", () => {
       /^body is not a ConversionReview as an apiserver writes one: 70\d\d\d characters outside request.objects, over the 65536 a review's envelope may take$/,
     );
     // Text that is not JSON is said to be that, scanned or not.
-    expect(await refused(sent.slice(0, 500))).toBe("body is not valid JSON: unexpected end of the text at position 500");
+    expect(await refused(sent.slice(0, 500))).toBe(
+      "body is not valid JSON: unexpected end of the text at position 500",
+    );
     // A body short enough to be parsed first is read as JSON.parse reads it.
     const { app: defaults } = testApp();
-    expect((await (await post(defaults, sent.replace('"objects"', '"obj\\u0065cts"'))).json()).response.result.status).toBe("Success");
+    expect(
+      (await (await post(defaults, sent.replace('"objects"', '"obj\\u0065cts"'))).json()).response.result.status,
+    ).toBe("Success");
   });
 });

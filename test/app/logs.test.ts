@@ -45,13 +45,17 @@ describe("the log line per review", () => {
   it("names the objects, and only them, behind CRDSHIFT_LOG_OBJECT_NAMES", async () => {
     const { app, logs } = testApp({ env: { CRDSHIFT_LOG_OBJECT_NAMES: "true" } });
     await post(app, docsV1);
-    expect(logs[0]!.objectNames).toEqual([expect.stringMatching(/^object 0 \(default\/local-crontab, uid /), expect.stringMatching(/^object 1 \(remote-crontab, uid /)]);
+    expect(logs[0]!.objectNames).toEqual([
+      expect.stringMatching(/^object 0 \(default\/local-crontab, uid /),
+      expect.stringMatching(/^object 1 \(remote-crontab, uid /),
+    ]);
     expect(JSON.stringify(logs)).not.toContain("localhost:1234");
   });
 
   it("counts knocks without the token but does not log each one", async () => {
     const { app, logs } = testApp({ env: { CRDSHIFT_TOKEN: TOKEN } });
-    for (let i = 0; i < 5; i++) expect((await post(app, docsV1, { path: "/convert/guess-0123456789abcdef" })).status).toBe(404);
+    for (let i = 0; i < 5; i++)
+      expect((await post(app, docsV1, { path: "/convert/guess-0123456789abcdef" })).status).toBe(404);
     expect(logs).toEqual([]);
     await post(app, "{", { path: `/convert/${TOKEN}` });
     expect(logs).toMatchObject([{ level: "warn", msg: "request rejected", status: 400, reason: "invalid-json" }]);

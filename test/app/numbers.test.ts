@@ -9,10 +9,12 @@ import { convertOk, cronTab, post, review, testApp, wire } from "../helpers";
  * one sent, the object holding it fails, named, rather than come back altered.
  */
 const objectWith = (number: string, name = "c") =>
-  wire(review("example.com/v1", [cronTab("v1beta1", "a", { hostPort: "h:1" }), cronTab("v1beta1", name, { hostPort: "h:1", spec: { n: 0 } })])).replace(
-    '"spec":{"n":0}',
-    `"spec":{"n":${number}}`,
-  );
+  wire(
+    review("example.com/v1", [
+      cronTab("v1beta1", "a", { hostPort: "h:1" }),
+      cronTab("v1beta1", name, { hostPort: "h:1", spec: { n: 0 } }),
+    ]),
+  ).replace('"spec":{"n":0}', `"spec":{"n":${number}}`);
 
 describe("numbers beyond a double's range", () => {
   for (const [path, env] of [
@@ -33,7 +35,7 @@ describe("numbers beyond a double's range", () => {
     }
 
     it(`numbers within range come back as the apiserver would print them (${path})`, async () => {
-      const res = await post(app, objectWith('[1e308,-5e-324,1E+21,0e400,-0.0e-999,1.5e-300,100e-2]'));
+      const res = await post(app, objectWith("[1e308,-5e-324,1E+21,0e400,-0.0e-999,1.5e-300,100e-2]"));
       expect(await res.text()).toContain('"spec":{"n":[1e+308,-5e-324,1e+21,0,0,1.5e-300,1]}');
     });
   }
@@ -68,7 +70,10 @@ describe("what a converter returns that JSON cannot carry", () => {
     },
   });
   const { app } = testApp({ registry: createRegistry([odd]) });
-  const sent = (raw: string) => review("odd.example.com/v2", [{ apiVersion: "odd.example.com/v1", kind: "Odd", metadata: { name: "o", namespace: "ns" }, raw }]);
+  const sent = (raw: string) =>
+    review("odd.example.com/v2", [
+      { apiVersion: "odd.example.com/v1", kind: "Odd", metadata: { name: "o", namespace: "ns" }, raw },
+    ]);
 
   it("a number converts", async () => {
     const { objects } = await convertOk(app, sent("12"));
@@ -83,7 +88,8 @@ describe("what a converter returns that JSON cannot carry", () => {
       const res = await post(app, wire(sent(raw)));
       expect((await res.json()).response.result).toEqual({
         status: "Failure",
-        message: "object 0 (ns/o) Odd odd.example.com/v1 -> odd.example.com/v2: the converter's result holds NaN or Infinity, which JSON cannot carry (it would arrive as null)",
+        message:
+          "object 0 (ns/o) Odd odd.example.com/v1 -> odd.example.com/v2: the converter's result holds NaN or Infinity, which JSON cannot carry (it would arrive as null)",
       });
     });
   }
@@ -93,7 +99,8 @@ describe("what a converter returns that JSON cannot carry", () => {
     expect(res.status).toBe(200);
     expect((await res.json()).response.result).toEqual({
       status: "Failure",
-      message: "object 0 (ns/o) Odd odd.example.com/v1 -> odd.example.com/v2: the converter's result cannot be written as JSON: it refers to itself",
+      message:
+        "object 0 (ns/o) Odd odd.example.com/v1 -> odd.example.com/v2: the converter's result cannot be written as JSON: it refers to itself",
     });
   });
 });
@@ -101,7 +108,8 @@ describe("what a converter returns that JSON cannot carry", () => {
 describe("a body that is not JSON", () => {
   it("is refused with where and what went wrong, and nothing of its text, in the reply and the log", async () => {
     const { app, logs } = testApp();
-    const body = '{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"dbPassword":"hunter2-s3cret","x":NaN}}';
+    const body =
+      '{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"dbPassword":"hunter2-s3cret","x":NaN}}';
     const res = await post(app, body);
     expect(res.status).toBe(400);
     const error = `body is not valid JSON: unexpected character where a value should start at position ${body.indexOf("NaN")}`;

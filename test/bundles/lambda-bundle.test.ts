@@ -7,12 +7,13 @@ import { checkReply, type SentReview } from "../../src/testing/apiserver";
 import { DEEP_TREES, deepConverted, deepReview } from "../deep-reviews";
 import { emfProblems } from "../metrics/emf-spec";
 import { MetricsRecorder } from "../metrics/recorder";
-import { LAMBDA_BUNDLE, LAMBDA_NODE, LambdaHost, functionUrlEvent } from "./lambda";
+import { functionUrlEvent, LAMBDA_BUNDLE, LAMBDA_NODE, LambdaHost } from "./lambda";
 
 /** The built Lambda bundle (build/lambda/index.mjs), in a node process, invoked with function URL events. */
 const TOKEN = "lambda-test-token-0123456789";
 const NEXT = "lambda-next-token-9876543210";
-const read = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/requests/${name}`, import.meta.url), "utf8"));
+const read = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../../examples/requests/${name}`, import.meta.url), "utf8"));
 
 // The environment the CDK construct sets (crdshift/aws-cdk): no body or reply limit, so the
 // 6 MiB cases below hold for the handler's own defaults, however it is deployed.
@@ -53,13 +54,17 @@ describe("the built Lambda bundle behind a function URL", () => {
   });
 
   it("reads a text body that starts with a UTF-8 byte order mark as Node and Workers do", async () => {
-    const result = await lambda.invoke(functionUrlEvent({ path, body: `\uFEFF${JSON.stringify(read("docs-v1.json"))}` }));
+    const result = await lambda.invoke(
+      functionUrlEvent({ path, body: `\uFEFF${JSON.stringify(read("docs-v1.json"))}` }),
+    );
     expect(result.statusCode).toBe(200);
     expect(JSON.parse(result.body)).toEqual(read("docs-v1.response.json"));
   });
 
   it("accepts the next token too", async () => {
-    const result = await lambda.invoke(functionUrlEvent({ path: `/convert/${NEXT}`, body: JSON.stringify(read("docs-v1.json")) }));
+    const result = await lambda.invoke(
+      functionUrlEvent({ path: `/convert/${NEXT}`, body: JSON.stringify(read("docs-v1.json")) }),
+    );
     expect(result.statusCode).toBe(200);
   });
 
@@ -96,17 +101,27 @@ describe("the built Lambda bundle behind a function URL", () => {
     const object = (i: number) => ({
       apiVersion: "example.com/v1beta1",
       kind: "CronTab",
-      metadata: { name: `crontab-${i}`, namespace: "default", uid: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, labels: { app: "crontab" } },
+      metadata: {
+        name: `crontab-${i}`,
+        namespace: "default",
+        uid: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+        labels: { app: "crontab" },
+      },
       hostPort: `host-${i}.example.com:${1000 + (i % 50000)}`,
       status: { phase: "Running", note: "x".repeat(400) },
     });
     const review = (n: number) => ({
       apiVersion: "apiextensions.k8s.io/v1",
       kind: "ConversionReview",
-      request: { uid: "big", desiredAPIVersion: "example.com/v1", objects: Array.from({ length: n }, (_, i) => object(i)) },
+      request: {
+        uid: "big",
+        desiredAPIVersion: "example.com/v1",
+        objects: Array.from({ length: n }, (_, i) => object(i)),
+      },
     });
     // AWS counts the event, where the body is an escaped JSON string: fill that to 6 MB less 200 KB.
-    const eventBytes = (n: number) => JSON.stringify(functionUrlEvent({ path, body: JSON.stringify(review(n)) })).length;
+    const eventBytes = (n: number) =>
+      JSON.stringify(functionUrlEvent({ path, body: JSON.stringify(review(n)) })).length;
     const perObject = (eventBytes(1000) - eventBytes(0)) / 1000;
     const fits = Math.floor((6 * 1024 * 1024 - 200_000 - eventBytes(0)) / perObject);
     expect(eventBytes(fits)).toBeLessThan(6 * 1024 * 1024);
@@ -129,7 +144,9 @@ describe("the built Lambda bundle behind a function URL", () => {
       const body = deepReview(tree);
       const result = await lambda.invoke(functionUrlEvent({ path, body }));
       expect(result.statusCode).toBe(200);
-      expect(checkReply(decodeJson(body).value as SentReview, result.statusCode, result.body)).toMatchObject({ ok: true });
+      expect(checkReply(decodeJson(body).value as SentReview, result.statusCode, result.body)).toMatchObject({
+        ok: true,
+      });
       expect(result.body).toContain(`"convertedObjects":[${deepConverted(tree)}]`);
     });
   }
@@ -144,18 +161,31 @@ describe("the built Lambda bundle behind a function URL", () => {
       endpoint: "h:1",
       status: { note: '"'.repeat(300_000) },
     }));
-    const body = JSON.stringify({ apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview", request: { uid: "u", desiredAPIVersion: "example.com/v1", objects } });
+    const body = JSON.stringify({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "ConversionReview",
+      request: { uid: "u", desiredAPIVersion: "example.com/v1", objects },
+    });
     expect(body.length).toBeLessThan(6 * 1024 * 1024);
     const result = await lambda.invoke(functionUrlEvent({ path, body }));
     expect(result.statusCode).toBe(200);
-    expect(JSON.parse(result.body).response.result.message).toMatch(/^the converted 10 objects make a reply of more than 6275072 bytes/);
+    expect(JSON.parse(result.body).response.result.message).toMatch(
+      /^the converted 10 objects make a reply of more than 6275072 bytes/,
+    );
   });
 
   it("logs one line per review, with no token and no object contents", async () => {
     await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) }));
     const out = await new Promise<string>((resolve) => setTimeout(() => resolve(lambda.stderr), 50));
-    const lines = out.trim().split("\n").map((l) => JSON.parse(l));
-    expect(lines.some((l) => l.msg === "review converted" && l.uid === "705ab4f5-6393-11e8-b7cc-42010a800002" && l.objects === 2)).toBe(true);
+    const lines = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(
+      lines.some(
+        (l) => l.msg === "review converted" && l.uid === "705ab4f5-6393-11e8-b7cc-42010a800002" && l.objects === 2,
+      ),
+    ).toBe(true);
     expect(out).not.toContain(TOKEN);
     expect(out).not.toContain(NEXT);
     expect(out).not.toContain("localhost:1234");
@@ -163,11 +193,24 @@ describe("the built Lambda bundle behind a function URL", () => {
 
   it("writes metrics as bare EMF lines on stdout by default, which CloudWatch Logs can extract", async () => {
     await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) }));
-    const lines = await new Promise<string[]>((resolve) => setTimeout(() => resolve(lambda.stdout.trim().split("\n")), 50));
+    const lines = await new Promise<string[]>((resolve) =>
+      setTimeout(() => resolve(lambda.stdout.trim().split("\n")), 50),
+    );
     for (const line of lines) expect(emfProblems(line)).toEqual([]);
-    const review = lines.map((line) => JSON.parse(line)).find((doc) => doc.ReviewLatency !== undefined && doc.From === "v1beta1");
-    expect(review).toMatchObject({ CRD: "CronTab.example.com", From: "v1beta1", To: "v1", Result: "success", ObjectsConverted: 2 });
-    expect(review._aws.CloudWatchMetrics.map((d: { Namespace: string }) => d.Namespace)).toEqual(["crdshift", "crdshift"]);
+    const review = lines
+      .map((line) => JSON.parse(line))
+      .find((doc) => doc.ReviewLatency !== undefined && doc.From === "v1beta1");
+    expect(review).toMatchObject({
+      CRD: "CronTab.example.com",
+      From: "v1beta1",
+      To: "v1",
+      Result: "success",
+      ObjectsConverted: 2,
+    });
+    expect(review._aws.CloudWatchMetrics.map((d: { Namespace: string }) => d.Namespace)).toEqual([
+      "crdshift",
+      "crdshift",
+    ]);
     expect(lambda.stdout).not.toContain(TOKEN);
   });
 });
@@ -178,7 +221,9 @@ describe("the built Lambda bundle with CRDSHIFT_ALLOWED_SOURCES", () => {
     try {
       const body = JSON.stringify(read("docs-v1.json"));
       expect((await restricted.invoke(functionUrlEvent({ path, body, sourceIp: "203.0.113.7" }))).statusCode).toBe(200);
-      expect((await restricted.invoke(functionUrlEvent({ path, body, sourceIp: "198.51.100.1" }))).statusCode).toBe(404);
+      expect((await restricted.invoke(functionUrlEvent({ path, body, sourceIp: "198.51.100.1" }))).statusCode).toBe(
+        404,
+      );
       // X-Forwarded-For is whatever the client wrote: it does not count.
       const forged = functionUrlEvent({ path, body, sourceIp: "198.51.100.1" });
       forged.headers["x-forwarded-for"] = "203.0.113.7";
@@ -235,10 +280,18 @@ describe("the built Lambda bundle and Lambda's remaining time", () => {
 describe("the built Lambda bundle on a cold start", () => {
   /** Runs `code` in a fresh node process after importing the bundle as `handler`; its stderr. */
   const freshProcess = (code: string) =>
-    spawnSync(LAMBDA_NODE, ["--input-type=module", "-e", `const { handler } = await import(${JSON.stringify(pathToFileURL(LAMBDA_BUNDLE).href)});\n${code}`], {
-      env: { PATH: process.env.PATH ?? "", CRDSHIFT_TOKEN: TOKEN },
-      encoding: "utf8",
-    }).stderr;
+    spawnSync(
+      LAMBDA_NODE,
+      [
+        "--input-type=module",
+        "-e",
+        `const { handler } = await import(${JSON.stringify(pathToFileURL(LAMBDA_BUNDLE).href)});\n${code}`,
+      ],
+      {
+        env: { PATH: process.env.PATH ?? "", CRDSHIFT_TOKEN: TOKEN },
+        encoding: "utf8",
+      },
+    ).stderr;
 
   it("answers its first review without loading Node's fetch implementation (undici: 30-45 ms of a cold start)", () => {
     const event = functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) });

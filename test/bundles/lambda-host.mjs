@@ -8,7 +8,8 @@ import { pathToFileURL } from "node:url";
 import { format } from "node:util";
 
 // The runtime's console writes to the log with a prefix; raw stdout writes (EMF) stay bare.
-for (const level of ["log", "info", "warn", "error"]) console[level] = (...args) => process.stderr.write(`${format(...args)}\n`);
+for (const level of ["log", "info", "warn", "error"])
+  console[level] = (...args) => process.stderr.write(`${format(...args)}\n`);
 const results = createWriteStream(null, { fd: 3 });
 
 const { handler } = await import(pathToFileURL(process.argv[2]).href);

@@ -12,7 +12,9 @@ import { fileURLToPath } from "node:url";
  */
 export const LAMBDA_NODE_VERSION = "22.23.3";
 
-const CACHE = fileURLToPath(new URL(`../../node_modules/.cache/crdshift-lambda-node/${LAMBDA_NODE_VERSION}`, import.meta.url));
+const CACHE = fileURLToPath(
+  new URL(`../../node_modules/.cache/crdshift-lambda-node/${LAMBDA_NODE_VERSION}`, import.meta.url),
+);
 
 /** The path of that node binary, fetched on first use. */
 export function lambdaRuntimeNode(): string {
@@ -22,14 +24,22 @@ export function lambdaRuntimeNode(): string {
   const work = mkdtempSync(join(tmpdir(), "crdshift-lambda-node-"));
   try {
     // npm checks the tarball against the registry's integrity hash. stdout only: npm may warn on stderr.
-    const tarball = execFileSync("npm", ["pack", packageName, "--pack-destination", work, "--silent"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim().split("\n").pop()!;
+    const tarball = execFileSync("npm", ["pack", packageName, "--pack-destination", work, "--silent"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    })
+      .trim()
+      .split("\n")
+      .pop()!;
     execFileSync("tar", ["-xzf", join(work, tarball), "-C", work, "package/bin/node"]);
     chmodSync(join(work, "package", "bin", "node"), 0o755);
     mkdirSync(join(CACHE, "bin"), { recursive: true });
     // A rename, so a concurrent or interrupted run never sees half a binary.
     renameSync(join(work, "package", "bin", "node"), binary);
   } catch (error) {
-    throw new Error(`could not fetch Node ${LAMBDA_NODE_VERSION} (${packageName}) from the npm registry for the Lambda runtime's tests: ${(error as Error).message}`);
+    throw new Error(
+      `could not fetch Node ${LAMBDA_NODE_VERSION} (${packageName}) from the npm registry for the Lambda runtime's tests: ${(error as Error).message}`,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

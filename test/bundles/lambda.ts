@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import type { Readable, Writable } from "node:stream";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { inject } from "vitest";
 import type { FunctionUrlResult } from "../../src/adapter/function-url/handle";
@@ -27,7 +27,8 @@ export function functionUrlEvent(init: {
 }) {
   const query = init.query ?? "timeout=30s";
   const method = init.method ?? "POST";
-  const body = init.body === undefined ? undefined : init.base64 ? Buffer.from(init.body).toString("base64") : init.body;
+  const body =
+    init.body === undefined ? undefined : init.base64 ? Buffer.from(init.body).toString("base64") : init.body;
   return {
     version: "2.0",
     routeKey: "$default",
@@ -51,7 +52,13 @@ export function functionUrlEvent(init: {
       apiId: URL_HOST.split(".")[0],
       domainName: URL_HOST,
       domainPrefix: URL_HOST.split(".")[0],
-      http: { method, path: init.path, protocol: "HTTP/1.1", sourceIp: init.sourceIp ?? "203.0.113.7", userAgent: "kube-apiserver-admission" },
+      http: {
+        method,
+        path: init.path,
+        protocol: "HTTP/1.1",
+        sourceIp: init.sourceIp ?? "203.0.113.7",
+        userAgent: "kube-apiserver-admission",
+      },
       requestId: "0f9c8b7a-1234-4cde-9abc-0123456789ab",
       routeKey: "$default",
       stage: "$default",

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -10,7 +10,9 @@ import { checkReply, type SentReview } from "../../src/testing/apiserver";
 const SERVER = fileURLToPath(new URL("../../build/node/index.mjs", import.meta.url));
 const TOKEN = "node-test-token-0123456789";
 const NEXT = "node-next-token-9876543210";
-const sent = JSON.parse(readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8")) as SentReview;
+const sent = JSON.parse(
+  readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8"),
+) as SentReview;
 const running: ChildProcess[] = [];
 afterEach(() => {
   for (const child of running.splice(0)) child.kill("SIGTERM");
@@ -24,7 +26,9 @@ interface Output {
 
 async function start(env: Record<string, string>, output: Output = { stdout: "", stderr: "" }): Promise<string> {
   if (!existsSync(SERVER)) throw new Error("build/node/index.mjs is missing: run `npm run build:node` (npm test does)");
-  const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...env } });
+  const child = spawn(process.execPath, [SERVER], {
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...env },
+  });
   running.push(child);
   child.stderr!.on("data", (chunk) => (output.stderr += chunk));
   return new Promise((resolve, reject) => {
@@ -76,7 +80,9 @@ function exchange(socket: Socket, request: string): Promise<{ status: number; he
       const end = received.indexOf("\r\n\r\n");
       if (end < 0) return;
       const [statusLine, ...fields] = received.slice(0, end).split("\r\n");
-      const headers = Object.fromEntries(fields.map((f) => [f.slice(0, f.indexOf(":")).toLowerCase(), f.slice(f.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        fields.map((f) => [f.slice(0, f.indexOf(":")).toLowerCase(), f.slice(f.indexOf(":") + 1).trim()]),
+      );
       if (received.length - end - 4 < Number(headers["content-length"] ?? 0)) return;
       socket.off("data", onData).off("close", onClose).off("error", reject);
       resolve({ status: Number(statusLine!.split(" ")[1]), headers });
@@ -88,7 +94,9 @@ function exchange(socket: Socket, request: string): Promise<{ status: number; he
 }
 
 const post = (url: string) =>
-  fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(sent) }).then(async (res) => ({ status: res.status, text: await res.text() }));
+  fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(sent) }).then(
+    async (res) => ({ status: res.status, text: await res.text() }),
+  );
 
 describe("the Node server (npm start), over real HTTP", () => {
   it("converts at the token's path and the next token's, and hides itself elsewhere", async () => {
@@ -141,9 +149,10 @@ describe("the Node server's connections", () => {
   it("answers an upload that breaks off, or malformed chunked encoding, as the caller's fault: 400 and a warning", async () => {
     const output: Output = { stdout: "", stderr: "" };
     const base = await start({}, output);
-    const head = (framing: string) => `POST /convert HTTP/1.1\r\nHost: ${new URL(base).host}\r\nContent-Type: application/json\r\n${framing}\r\n`;
-    const cutShort = head("Content-Length: 1000\r\n") + '{"apiVersion":';
-    const badChunk = head("Transfer-Encoding: chunked\r\n") + '5\r\n{"api\r\nzz\r\nnot a chunk\r\n';
+    const head = (framing: string) =>
+      `POST /convert HTTP/1.1\r\nHost: ${new URL(base).host}\r\nContent-Type: application/json\r\n${framing}\r\n`;
+    const cutShort = `${head("Content-Length: 1000\r\n")}{"apiVersion":`;
+    const badChunk = `${head("Transfer-Encoding: chunked\r\n")}5\r\n{"api\r\nzz\r\nnot a chunk\r\n`;
     const replies = [
       await rawExchange(base, cutShort, "destroy"),
       await rawExchange(base, cutShort, "end"),
@@ -152,7 +161,9 @@ describe("the Node server's connections", () => {
     for (const reply of replies.slice(1)) expect(reply).toMatch(/^HTTP\/1\.1 400 /);
     const rejected = () => jsonLines(output.stdout).filter((line) => line.reason === "body-unreadable");
     await until(() => rejected().length === 3);
-    expect(rejected()).toEqual(Array(3).fill(expect.objectContaining({ level: "warn", msg: "request rejected", status: 400 })));
+    expect(rejected()).toEqual(
+      Array(3).fill(expect.objectContaining({ level: "warn", msg: "request rejected", status: 400 })),
+    );
     // The server is fine, and said nothing at error level.
     expect((await post(`${base}/convert`)).status).toBe(200);
     expect(jsonLines(output.stderr)).toEqual([]);
@@ -160,7 +171,11 @@ describe("the Node server's connections", () => {
 
   it("reads a body that starts with a UTF-8 byte order mark as the other platforms do", async () => {
     const base = await start({});
-    const res = await fetch(`${base}/convert`, { method: "POST", headers: { "Content-Type": "application/json" }, body: `\uFEFF${review}` });
+    const res = await fetch(`${base}/convert`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: `\uFEFF${review}`,
+    });
     expect(res.status).toBe(200);
     expect(checkReply(sent, res.status, await res.text())).toMatchObject({ ok: true });
   });

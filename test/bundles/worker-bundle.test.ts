@@ -12,7 +12,8 @@ import { MetricsRecorder } from "../metrics/recorder";
  */
 const BUNDLE = new URL("../../build/worker/worker.js", import.meta.url);
 const TOKEN = "bundle-test-token-0123456789";
-const read = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/requests/${name}`, import.meta.url), "utf8"));
+const read = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../../examples/requests/${name}`, import.meta.url), "utf8"));
 
 const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
 const compatibilityDate = /^compatibility_date = "([^"]+)"/m.exec(toml)![1]!;
@@ -31,7 +32,8 @@ function worker(bindings: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(BUNDLE)) throw new Error("build/worker/worker.js is missing: run `npm run build:worker` (npm test does)");
+  if (!existsSync(BUNDLE))
+    throw new Error("build/worker/worker.js is missing: run `npm run build:worker` (npm test does)");
   mf = worker({ CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_BODY_LIMIT_BYTES: "33554432", CRDSHIFT_BUDGET_MS: "25000" });
   await mf.ready;
 });
@@ -80,9 +82,15 @@ describe("the built Workers bundle, in workerd", () => {
   for (const [name, tree] of DEEP_TREES) {
     it(`converts ${name}, as deep as the apiserver stores them`, async () => {
       const body = deepReview(tree);
-      const res = await mf.dispatchFetch(`https://crdshift.test/convert/${TOKEN}?timeout=30s`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+      const res = await mf.dispatchFetch(`https://crdshift.test/convert/${TOKEN}?timeout=30s`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body,
+      });
       const text = await res.text();
-      expect(checkReply(decodeJson(body).value as SentReview, res.status, text, res.headers.get("content-type") ?? "")).toMatchObject({ ok: true });
+      expect(
+        checkReply(decodeJson(body).value as SentReview, res.status, text, res.headers.get("content-type") ?? ""),
+      ).toMatchObject({ ok: true });
       expect(text).toContain(`"convertedObjects":[${deepConverted(tree)}]`);
     });
   }
@@ -106,7 +114,13 @@ describe("the built Workers bundle during a token rotation", () => {
     const rotating = worker({ CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_TOKEN_NEXT: NEXT });
     try {
       const at = async (path: string) =>
-        (await rotating.dispatchFetch(`https://crdshift.test${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(read("docs-v1.json")) })).status;
+        (
+          await rotating.dispatchFetch(`https://crdshift.test${path}`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify(read("docs-v1.json")),
+          })
+        ).status;
       expect(await at(`/convert/${TOKEN}`)).toBe(200);
       expect(await at(`/convert/${NEXT}`)).toBe(200);
       expect(await at("/convert/bundle-old-token-000000000")).toBe(404);
@@ -160,13 +174,21 @@ describe("the built Workers bundle with metrics to CloudWatch", () => {
     });
     try {
       const sent = read("docs-v1.json");
-      const send = () => metered.dispatchFetch(`https://crdshift.test/convert/${TOKEN}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(sent) });
+      const send = () =>
+        metered.dispatchFetch(`https://crdshift.test/convert/${TOKEN}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(sent),
+        });
       const res = await send();
       expect(JSON.parse(await res.text())).toEqual(read("docs-v1.response.json"));
       const [call] = await recorder.received(1);
       expect(call!.headers.authorization).toContain("Credential=AKIDWORKERSTEST/");
       expect(call!.body.Namespace).toBe("crdshift");
-      expect(call!.body.MetricData.find((d) => d.MetricName === "ObjectsConverted")).toMatchObject({ Values: [2], Counts: [1] });
+      expect(call!.body.MetricData.find((d) => d.MetricName === "ObjectsConverted")).toMatchObject({
+        Values: [2],
+        Counts: [1],
+      });
 
       recorder.mode = "fail";
       const during = await send();

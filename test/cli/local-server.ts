@@ -16,15 +16,24 @@ export interface LocalServer {
 }
 
 /** A fetch handler (the Hono app) served on 127.0.0.1, over https with the test certificate if asked. */
-export function serveApp(fetch: (request: Request) => Response | Promise<Response>, options: { tls?: boolean } = {}): Promise<LocalServer> {
+export function serveApp(
+  fetch: (request: Request) => Response | Promise<Response>,
+  options: { tls?: boolean } = {},
+): Promise<LocalServer> {
   const server = options.tls
-    ? createAdaptorServer({ fetch, createServer: https.createServer, serverOptions: { key: TEST_KEY, cert: TEST_CERT } })
+    ? createAdaptorServer({
+        fetch,
+        createServer: https.createServer,
+        serverOptions: { key: TEST_KEY, cert: TEST_CERT },
+      })
     : createAdaptorServer({ fetch });
   return listen(server as Server, options.tls ? "https" : "http");
 }
 
 /** A plain node:http handler on 127.0.0.1, for servers that misbehave on purpose. */
-export function serveRaw(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<LocalServer> {
+export function serveRaw(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<LocalServer> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));

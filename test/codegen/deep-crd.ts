@@ -9,8 +9,16 @@ import type { OpenApiSchema } from "../../src/openapi/schema";
 export function deepCrd(depth: number): Crd {
   let node: OpenApiSchema = { type: "object", properties: { leaf: { type: "string" }, count: { type: "integer" } } };
   for (let level = depth; level > 0; level--) {
-    const child = level % 3 === 0 ? { type: "array", items: node } : level % 3 === 1 ? { type: "object", additionalProperties: node } : node;
-    node = { type: "object", properties: { [`level${level}`]: child, name: { type: "string" }, enabled: { type: "boolean", nullable: true } } };
+    const child =
+      level % 3 === 0
+        ? { type: "array", items: node }
+        : level % 3 === 1
+          ? { type: "object", additionalProperties: node }
+          : node;
+    node = {
+      type: "object",
+      properties: { [`level${level}`]: child, name: { type: "string" }, enabled: { type: "boolean", nullable: true } },
+    };
   }
   const schema: OpenApiSchema = { type: "object", properties: { spec: node } };
   return {

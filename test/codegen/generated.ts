@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { kindFiles, type KindFiles } from "../../src/codegen/kind-files";
-import { readCrds, type Crd } from "../../src/openapi/crd-document";
+import { type KindFiles, kindFiles } from "../../src/codegen/kind-files";
+import { type Crd, readCrds } from "../../src/openapi/crd-document";
 import type { KindDefinition, Schema } from "../../src/registry";
 
 /** Generated code goes under test/.tmp (git-ignored), inside the repository so zod resolves. */

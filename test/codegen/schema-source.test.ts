@@ -1,13 +1,18 @@
 import fc from "fast-check";
-import * as core from "zod/v4/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as core from "zod/v4/core";
 import { kindFiles } from "../../src/codegen/kind-files";
 import type { Crd } from "../../src/openapi/crd-document";
 import { crdObjectArbitrary } from "../../src/testing/crd-arbitrary";
 import { deepCrd } from "./deep-crd";
-import { loadGenerated, readCrdFile, scratchDir, type LoadedKind } from "./generated";
+import { type LoadedKind, loadGenerated, readCrdFile, scratchDir } from "./generated";
 
-const FILES = ["test/fixtures/crds/widgets.example.com.yaml", "test/fixtures/crds/gadgets.example.com.yaml", "examples/crds/crontabs.example.com.yaml", "examples/crds/crontabs.stable.example.com.yaml"];
+const FILES = [
+  "test/fixtures/crds/widgets.example.com.yaml",
+  "test/fixtures/crds/gadgets.example.com.yaml",
+  "examples/crds/crontabs.example.com.yaml",
+  "examples/crds/crontabs.stable.example.com.yaml",
+];
 const crds: Crd[] = [...FILES.flatMap(readCrdFile), deepCrd(12)];
 const scratch = scratchDir("schema-source");
 const loaded = new Map<string, LoadedKind>();
@@ -28,7 +33,12 @@ describe("generated schemas", () => {
       for (const version of crd.versions) {
         const schema = loaded.get(crd.name)!.versions[version.name]!;
         const objects = fc.tuple(fc.boolean(), fc.boolean()).chain(([partial, metadata]) =>
-          crdObjectArbitrary(version.schema, { partial }).map((body) => ({ ...body, apiVersion: `${crd.group}/${version.name}`, kind: crd.kind, ...(metadata ? { metadata: { name: "a" } } : {}) })),
+          crdObjectArbitrary(version.schema, { partial }).map((body) => ({
+            ...body,
+            apiVersion: `${crd.group}/${version.name}`,
+            kind: crd.kind,
+            ...(metadata ? { metadata: { name: "a" } } : {}),
+          })),
         );
         fc.assert(
           fc.property(objects, (object) => {
@@ -53,7 +63,20 @@ describe("generated schemas", () => {
   it("are looser than the CRD where the apiserver may hold more: no required fields, enums, bounds or patterns; unknown fields kept; bigint integers", () => {
     const v1 = loaded.get("widgets.example.com")!.versions.v1!;
     const object = {
-      spec: { mode: "Medium", size: 2n ** 60n, bytes: 2n ** 62n, ratio: 9007199254740993n, schedule: "not a time", name: "", maxUnavailable: 10n, note: null, owner: null, config: null, tags: ["a", "a"], unknown: { kept: true } },
+      spec: {
+        mode: "Medium",
+        size: 2n ** 60n,
+        bytes: 2n ** 62n,
+        ratio: 9007199254740993n,
+        schedule: "not a time",
+        name: "",
+        maxUnavailable: 10n,
+        note: null,
+        owner: null,
+        config: null,
+        tags: ["a", "a"],
+        unknown: { kept: true },
+      },
       status: { observedGeneration: -(2n ** 63n), conditions: [{ message: "no type, no status" }] },
       extra: 1,
     };
@@ -76,8 +99,12 @@ describe("generated schemas", () => {
     expect(widgets).toContain("export const v1beta1 = v1;");
     expect(widgets).toContain('["__proto__"]: z.optional(z.string()),');
     expect(widgets).toContain('"dotted.key": z.optional(z.string()),');
-    expect(widgets).toMatch(/\/\/ required; one of "Small", "Large"; default "Small"\n\s+mode: z\.optional\(z\.string\(\)\),/);
-    expect(widgets).toMatch(/\/\/ CEL self\.size <= 100 \|\| self\.mode == 'Large' \("large sizes need mode Large"\)\n\s+spec: /);
+    expect(widgets).toMatch(
+      /\/\/ required; one of "Small", "Large"; default "Small"\n\s+mode: z\.optional\(z\.string\(\)\),/,
+    );
+    expect(widgets).toMatch(
+      /\/\/ CEL self\.size <= 100 \|\| self\.mode == 'Large' \("large sizes need mode Large"\)\n\s+spec: /,
+    );
     const deep = loaded.get("deeps.example.com")!.files.schemas;
     // No object is written more than four levels deep: the rest are named constants.
     expect(Math.max(...deep.split("\n").map((line) => /^ */.exec(line)![0].length))).toBeLessThanOrEqual(8);

@@ -13,17 +13,30 @@ import { readCrdFile, root, scratchDir } from "./generated";
  * checked alone under the tsconfig.json crdshift init writes (tsc --init's strictness, Node's ESM). The kind files import
  * crdshift: checked with this repository's sources behind the name `crdshift`.
  */
-const FILES = ["test/fixtures/crds/widgets.example.com.yaml", "test/fixtures/crds/gadgets.example.com.yaml", "examples/crds/crontabs.example.com.yaml", "examples/crds/crontabs.stable.example.com.yaml"];
+const FILES = [
+  "test/fixtures/crds/widgets.example.com.yaml",
+  "test/fixtures/crds/gadgets.example.com.yaml",
+  "examples/crds/crontabs.example.com.yaml",
+  "examples/crds/crontabs.stable.example.com.yaml",
+];
 const crds: Crd[] = [...FILES.flatMap(readCrdFile), deepCrd(24)];
 const scratch = scratchDir("typecheck");
 afterAll(() => scratch.remove());
 
 /** The tsconfig.json crdshift init writes, without @types (the schemas files need none). */
-const strict: ts.CompilerOptions = { ...ts.convertCompilerOptionsFromJson(PROJECT_COMPILER_OPTIONS, root).options, types: [] };
+const strict: ts.CompilerOptions = {
+  ...ts.convertCompilerOptionsFromJson(PROJECT_COMPILER_OPTIONS, root).options,
+  types: [],
+};
 
 function diagnostics(files: string[], options: ts.CompilerOptions): string[] {
   const program = ts.createProgram(files, options);
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? `${d.file.fileName.slice(scratch.dir.length + 1)}: ` : ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map(
+      (d) =>
+        `${d.file ? `${d.file.fileName.slice(scratch.dir.length + 1)}: ` : ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`,
+    );
 }
 
 describe("generated code", () => {
@@ -35,7 +48,12 @@ describe("generated code", () => {
   });
 
   it("type-checks: the schemas under strict nodenext settings, 24 levels deep included (TS2589 otherwise)", () => {
-    expect(diagnostics(written.map((files) => join(scratch.dir, files.schemasFile)), strict)).toEqual([]);
+    expect(
+      diagnostics(
+        written.map((files) => join(scratch.dir, files.schemasFile)),
+        strict,
+      ),
+    ).toEqual([]);
   }, 120_000);
 
   it("type-checks: the kind files and a registry of them against crdshift's API, converters included", () => {

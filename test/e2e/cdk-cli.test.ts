@@ -19,12 +19,23 @@ let dir: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  if (!existsSync(join(root, "build/lambda/index.mjs"))) throw new Error("build/lambda/index.mjs is missing: run `npm run build:lambda` (npm test does)");
+  if (!existsSync(join(root, "build/lambda/index.mjs")))
+    throw new Error("build/lambda/index.mjs is missing: run `npm run build:lambda` (npm test does)");
   dir = mkdtempSync(join(tmpdir(), "crdshift-cdk-"));
   mkdirSync(join(dir, "home"));
   env = offlineEnv({ HOME: join(dir, "home") });
   // As synth:aws bundles it, beside its bundle (the app imports aws-cdk-lib from node_modules).
-  await build({ absWorkingDir: root, entryPoints: ["examples/entry/aws-cdk.ts"], bundle: true, platform: "node", target: "node20", format: "esm", packages: "external", outfile: APP, logLevel: "warning" });
+  await build({
+    absWorkingDir: root,
+    entryPoints: ["examples/entry/aws-cdk.ts"],
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "esm",
+    packages: "external",
+    outfile: APP,
+    logLevel: "warning",
+  });
 });
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -33,14 +44,21 @@ afterAll(() => {
 describe("the CDK CLI (aws-cdk) and this repository's CDK app", () => {
   it("cdk synth runs the app and reads the assembly aws-cdk-lib wrote", async () => {
     const out = join(dir, "cdk.out");
-    const result = await run(process.execPath, [CDK, "synth", "--app", `node ${APP}`, "--output", out, "--quiet", "--no-notices"], { cwd: root, env });
+    const result = await run(
+      process.execPath,
+      [CDK, "synth", "--app", `node ${APP}`, "--output", out, "--quiet", "--no-notices"],
+      { cwd: root, env },
+    );
     expect(result.stderr).not.toMatch(/schema version mismatch/i);
     const template = JSON.parse(readFileSync(join(out, "Crdshift.template.json"), "utf8"));
     expect(Object.keys(template.Outputs)).toEqual(["WebhookUrlPrefix"]);
   });
 
   it("cdk ls lists the stack from that assembly, as cdk deploy --app cdk.out reads it", async () => {
-    const { stdout } = await run(process.execPath, [CDK, "ls", "--app", join(dir, "cdk.out"), "--no-notices"], { cwd: root, env });
+    const { stdout } = await run(process.execPath, [CDK, "ls", "--app", join(dir, "cdk.out"), "--no-notices"], {
+      cwd: root,
+      env,
+    });
     expect(stdout.trim()).toBe("Crdshift");
   });
 });

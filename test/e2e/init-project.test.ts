@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,11 +19,13 @@ import { listeningOn, offlineEnv, run } from "./run";
  */
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports?: Record<string, unknown> };
-const packaged = typeof manifest.exports === "object" && "./node" in manifest.exports && "./aws-cdk" in manifest.exports;
+const packaged =
+  typeof manifest.exports === "object" && "./node" in manifest.exports && "./aws-cdk" in manifest.exports;
 const TOKEN = "init-project-token-0123456789";
 
 /** Runs a command in `cwd` offline; throws with its output when it fails. */
-const ok = (command: string, args: string[], cwd: string, extra?: Record<string, string>) => run(command, args, { cwd, env: offlineEnv(extra) });
+const ok = (command: string, args: string[], cwd: string, extra?: Record<string, string>) =>
+  run(command, args, { cwd, env: offlineEnv(extra) });
 /** The same, for a command expected to fail: its exit code is the caller's to check. */
 const sh = (command: string, args: string[], cwd: string) => run(command, args, { cwd, allowFailure: true });
 
@@ -44,7 +46,12 @@ const running: ChildProcess[] = [];
 const widget = {
   apiVersion: "example.com/v1beta1",
   kind: "Widget",
-  metadata: { name: "front", namespace: "default", uid: "6a1d2c3e-0000-4000-8000-000000000001", labels: { app: "web" } },
+  metadata: {
+    name: "front",
+    namespace: "default",
+    uid: "6a1d2c3e-0000-4000-8000-000000000001",
+    labels: { app: "web" },
+  },
   spec: {
     size: 3,
     bytes: 4294967296,
@@ -53,17 +60,29 @@ const widget = {
     maxUnavailable: "25%",
     labels: { tier: "front" },
     ports: [{ name: "http", protocol: "TCP", port: 80 }],
-    template: { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+    template: {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p" },
+      spec: { containers: [{ name: "c", image: "nginx" }] },
+    },
     source: { git: "https://example.com/repo.git" },
     target: { host: "example.com" },
     bounds: { low: 0.5 },
   },
-  status: { phase: "Ready", conditions: [{ type: "Ready", status: "True", lastTransitionTime: "2026-01-02T03:04:05Z" }] },
+  status: {
+    phase: "Ready",
+    conditions: [{ type: "Ready", status: "True", lastTransitionTime: "2026-01-02T03:04:05Z" }],
+  },
 };
 const review = (objects: unknown[]): SentReview => ({
   apiVersion: "apiextensions.k8s.io/v1",
   kind: "ConversionReview",
-  request: { uid: "0b5e8e4e-2f6a-4c36-9d1e-6d0f2c1a7e11", desiredAPIVersion: "example.com/v1", objects: objects as SentReview["request"]["objects"] },
+  request: {
+    uid: "0b5e8e4e-2f6a-4c36-9d1e-6d0f2c1a7e11",
+    desiredAPIVersion: "example.com/v1",
+    objects: objects as SentReview["request"]["objects"],
+  },
 });
 
 // Gadget's converters as an author writes them over the generated TODOs (cf. test/testing/gadget-kind.ts).
@@ -131,9 +150,27 @@ describe.skipIf(!packaged)("crdshift init, from the packed tarball to a project 
   });
 
   it("npx crdshift init writes the project", async () => {
-    const ran = await ok("npx", ["--yes", "--prefer-offline", `--package=${tarball}`, "--", "crdshift", "init", "hook", "--crd", "widgets.yaml", "--crdshift", `file:${tarball}`], dir);
+    const ran = await ok(
+      "npx",
+      [
+        "--yes",
+        "--prefer-offline",
+        `--package=${tarball}`,
+        "--",
+        "crdshift",
+        "init",
+        "hook",
+        "--crd",
+        "widgets.yaml",
+        "--crdshift",
+        `file:${tarball}`,
+      ],
+      dir,
+    );
     expect(ran.stdout).toContain("src/kinds/widgets.example.com.ts: Widget.example.com (v1, v1beta1), ready");
-    expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).dependencies.crdshift).toBe(`file:${tarball}`);
+    expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).dependencies.crdshift).toBe(
+      `file:${tarball}`,
+    );
   });
 
   it("installs, type-checks and passes its tests with no edits", async () => {
@@ -144,11 +181,19 @@ describe.skipIf(!packaged)("crdshift init, from the packed tarball to a project 
   });
 
   it("npm start serves it: v1beta1 -> v1 changes only apiVersion; a field of the wrong type is a Failure naming it", async () => {
-    const server = spawn("npm", ["start"], { cwd: project, env: offlineEnv({ PORT: "0", HOST: "127.0.0.1", CRDSHIFT_TOKEN: TOKEN }), detached: true });
+    const server = spawn("npm", ["start"], {
+      cwd: project,
+      env: offlineEnv({ PORT: "0", HOST: "127.0.0.1", CRDSHIFT_TOKEN: TOKEN }),
+      detached: true,
+    });
     running.push(server);
     const base = await listeningOn(server, "npm start");
     const post = async (sent: SentReview) => {
-      const res = await fetch(`${base}/convert/${TOKEN}?timeout=30s`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(sent) });
+      const res = await fetch(`${base}/convert/${TOKEN}?timeout=30s`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(sent),
+      });
       const text = await res.text();
       return { verdict: checkReply(sent, res.status, text, res.headers.get("content-type") ?? "") };
     };
@@ -157,7 +202,10 @@ describe.skipIf(!packaged)("crdshift init, from the packed tarball to a project 
     expect(converted.verdict).toEqual({ ok: true, objects: [{ ...widget, apiVersion: "example.com/v1" }] });
     // What kubectl would print: the apiserver's words around the webhook's message.
     const refused = await post(review([{ ...widget, spec: { ...widget.spec, ports: "80" } }]));
-    expect(refused.verdict).toMatchObject({ ok: false, error: expect.stringMatching(/does not match the v1beta1 schema: spec\.ports: /) });
+    expect(refused.verdict).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/does not match the v1beta1 schema: spec\.ports: /),
+    });
     stop(server);
   });
 
@@ -174,17 +222,32 @@ describe.skipIf(!packaged)("crdshift init, from the packed tarball to a project 
     const generated = await ok("npx", ["--no-install", "crdshift", "generate", "--crd", "crds/gadgets.yaml"], project);
     expect(generated.stdout).toContain("a new kind: add gadget to your registry");
     const registry = join(project, "src/registry.ts");
-    writeFileSync(registry, readFileSync(registry, "utf8").replace("createRegistry([widget])", "createRegistry([widget, gadget])").replace('from "crdshift";\n', 'from "crdshift";\nimport { gadget } from "./kinds/gadgets.example.com.js";\n'));
+    writeFileSync(
+      registry,
+      readFileSync(registry, "utf8")
+        .replace("createRegistry([widget])", "createRegistry([widget, gadget])")
+        .replace('from "crdshift";\n', 'from "crdshift";\nimport { gadget } from "./kinds/gadgets.example.com.js";\n'),
+    );
     await ok("npx", ["--no-install", "tsc", "--noEmit"], project);
 
-    const todo = await sh("npx", ["--no-install", "crdshift", "check", "--crd", "crds/gadgets.yaml", "--runs", "50"], project);
+    const todo = await sh(
+      "npx",
+      ["--no-install", "crdshift", "check", "--crd", "crds/gadgets.yaml", "--runs", "50"],
+      project,
+    );
     expect(todo.code).toBe(1);
-    expect(todo.stderr).toMatch(/crdshift check: FAILED\nGadget\.example\.com v2 -> v1 -> v2( \(a partial object\))?: /);
+    expect(todo.stderr).toMatch(
+      /crdshift check: FAILED\nGadget\.example\.com v2 -> v1 -> v2( \(a partial object\))?: /,
+    );
     expect(todo.stderr).toContain("only v1 has spec.hostPort");
 
     writeFileSync(join(project, "src/kinds/gadgets.example.com.ts"), GADGET_CONVERTERS);
     await ok("npx", ["--no-install", "tsc", "--noEmit"], project);
-    const done = await ok("npx", ["--no-install", "crdshift", "check", "--crd", "crds/gadgets.yaml", "--crd", "crds/widgets.yaml", "--runs", "50"], project);
+    const done = await ok(
+      "npx",
+      ["--no-install", "crdshift", "check", "--crd", "crds/gadgets.yaml", "--crd", "crds/widgets.yaml", "--runs", "50"],
+      project,
+    );
     expect(done.stdout).toContain("ok: every version of 2 kind(s) reaches every other one");
   });
 });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 
 export interface Ran {
   code: number | null;
@@ -26,16 +26,25 @@ export function offlineEnv(extra: Record<string, string> = {}): Record<string, s
 }
 
 /** Runs a command to its end; throws with its output when it fails, unless `allowFailure`. */
-export function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string>; allowFailure?: boolean }): Promise<Ran> {
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; allowFailure?: boolean },
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? offlineEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? offlineEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("error", reject);
     child.on("close", (code) => {
-      if (code !== 0 && !options.allowFailure) reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${stdout}\n${stderr}`));
+      if (code !== 0 && !options.allowFailure)
+        reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${stdout}\n${stderr}`));
       else resolve({ code, stdout, stderr });
     });
   });

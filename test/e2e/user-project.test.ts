@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
-import { LambdaHost, functionUrlEvent } from "../bundles/lambda";
+import { functionUrlEvent, LambdaHost } from "../bundles/lambda";
 import { listeningOn, offlineEnv, run } from "./run";
 
 /**
@@ -22,25 +22,42 @@ import { listeningOn, offlineEnv, run } from "./run";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const TOKEN = "user-project-token-0123456789";
 const TOOLS = ["typescript", "vitest", "wrangler", "aws-cdk", "aws-cdk-lib", "constructs", "@types/node"];
-const BINS: Record<string, string> = { tsc: "typescript/bin/tsc", vitest: "vitest/vitest.mjs", wrangler: "wrangler/bin/wrangler.js", cdk: "aws-cdk/bin/cdk" };
+const BINS: Record<string, string> = {
+  tsc: "typescript/bin/tsc",
+  vitest: "vitest/vitest.mjs",
+  wrangler: "wrangler/bin/wrangler.js",
+  cdk: "aws-cdk/bin/cdk",
+};
 
 let dir: string;
 let project: string;
 let packed: string[];
 const running: ChildProcess[] = [];
-const inProject = (args: string[], env?: Record<string, string>) => run("npm", args, { cwd: project, ...(env ? { env } : {}) });
-const npx = (args: string[], env?: Record<string, string>) => run("npx", ["--no-install", ...args], { cwd: project, ...(env ? { env } : {}) });
+const inProject = (args: string[], env?: Record<string, string>) =>
+  run("npm", args, { cwd: project, ...(env ? { env } : {}) });
+const npx = (args: string[], env?: Record<string, string>) =>
+  run("npx", ["--no-install", ...args], { cwd: project, ...(env ? { env } : {}) });
 
 /** A ConversionReview for the project's kind, as the apiserver sends it. */
 const review = (objects: unknown[]): SentReview => ({
   apiVersion: "apiextensions.k8s.io/v1",
   kind: "ConversionReview",
-  request: { uid: "0b5e8e4e-2f6a-4c36-9d1e-6d0f2c1a7e11", desiredAPIVersion: "stable.example.com/v2", objects: objects as SentReview["request"]["objects"] },
+  request: {
+    uid: "0b5e8e4e-2f6a-4c36-9d1e-6d0f2c1a7e11",
+    desiredAPIVersion: "stable.example.com/v2",
+    objects: objects as SentReview["request"]["objects"],
+  },
 });
 const metadata = { name: "cr-instance-v1", namespace: "default", uid: "9a4d1c2e-0000-4000-8000-000000000001" };
 const object = { apiVersion: "stable.example.com/v1", kind: "E2eTestCrd", metadata, hostPort: "localhost:8080" };
 const sent = review([object]);
-const converted = { apiVersion: "stable.example.com/v2", kind: "E2eTestCrd", metadata, host: "localhost", port: "8080" };
+const converted = {
+  apiVersion: "stable.example.com/v2",
+  kind: "E2eTestCrd",
+  metadata,
+  host: "localhost",
+  port: "8080",
+};
 
 beforeAll(async () => {
   for (const file of ["dist/index.js", "dist/cli.js", "dist/types/index.d.ts"]) {
@@ -65,7 +82,16 @@ afterAll(() => {
 
 describe("a CRD author's project using crdshift from its tarball", () => {
   it("gets a package of the built code: dist/, the command, the README; no sources, tests, bench or infrastructure", () => {
-    expect(packed).toEqual(expect.arrayContaining(["package.json", "README.md", "bin/crdshift.mjs", "dist/index.js", "dist/cli.js", "dist/types/index.d.ts"]));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        "package.json",
+        "README.md",
+        "bin/crdshift.mjs",
+        "dist/index.js",
+        "dist/cli.js",
+        "dist/types/index.d.ts",
+      ]),
+    );
     expect(packed.filter((path) => !/^(dist\/|bin\/crdshift\.mjs$|package\.json$|README\.md$)/.test(path))).toEqual([]);
   });
 
@@ -84,7 +110,8 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     mkdirSync(join(project, "node_modules/.bin"), { recursive: true });
     mkdirSync(join(project, "node_modules/@types"), { recursive: true });
     for (const tool of TOOLS) symlinkSync(join(root, "node_modules", tool), join(project, "node_modules", tool), "dir");
-    for (const [bin, file] of Object.entries(BINS)) symlinkSync(join("..", file), join(project, "node_modules/.bin", bin));
+    for (const [bin, file] of Object.entries(BINS))
+      symlinkSync(join("..", file), join(project, "node_modules/.bin", bin));
   });
 
   it("type-checks under tsc --init's settings (nodenext, strict), and under moduleResolution bundler with crdshift's declarations checked too", async () => {
@@ -103,10 +130,17 @@ describe("a CRD author's project using crdshift from its tarball", () => {
 
   it("serves it with serve(registry) from crdshift/node, over HTTP", async () => {
     await inProject(["run", "build:server"]);
-    const server = spawn(process.execPath, ["dist/server.js"], { cwd: project, env: offlineEnv({ PORT: "0", HOST: "127.0.0.1", CRDSHIFT_TOKEN: TOKEN }) });
+    const server = spawn(process.execPath, ["dist/server.js"], {
+      cwd: project,
+      env: offlineEnv({ PORT: "0", HOST: "127.0.0.1", CRDSHIFT_TOKEN: TOKEN }),
+    });
     running.push(server);
     const base = await listeningOn(server, "the server");
-    const res = await fetch(`${base}/convert/${TOKEN}?timeout=30s`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(sent) });
+    const res = await fetch(`${base}/convert/${TOKEN}?timeout=30s`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(sent),
+    });
     const text = await res.text();
     expect(checkReply(sent, res.status, text, res.headers.get("content-type") ?? "")).toMatchObject({ ok: true });
     expect(JSON.parse(text).response.convertedObjects).toEqual([converted]);
@@ -118,9 +152,19 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     const bundle = join(project, "dist/worker/worker.js");
     // The CloudWatch SDK was not passed to createWorker: none of it is in the Worker.
     expect(readFileSync(bundle, "utf8")).not.toContain("GraniteServiceVersion20100801");
-    const mf = new Miniflare({ modules: true, scriptPath: bundle, modulesRoot: join(project, "dist/worker"), compatibilityDate: "2026-04-20", bindings: { CRDSHIFT_TOKEN: TOKEN } });
+    const mf = new Miniflare({
+      modules: true,
+      scriptPath: bundle,
+      modulesRoot: join(project, "dist/worker"),
+      compatibilityDate: "2026-04-20",
+      bindings: { CRDSHIFT_TOKEN: TOKEN },
+    });
     try {
-      const res = await mf.dispatchFetch(`https://my-crds.example.workers.dev/convert/${TOKEN}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(sent) });
+      const res = await mf.dispatchFetch(`https://my-crds.example.workers.dev/convert/${TOKEN}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(sent),
+      });
       const text = await res.text();
       expect(checkReply(sent, res.status, text, res.headers.get("content-type") ?? "")).toMatchObject({ ok: true });
       expect(JSON.parse(text).response.convertedObjects).toEqual([converted]);
@@ -135,7 +179,9 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     try {
       const path = `/convert/${TOKEN}`;
       const result = await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(sent) }));
-      expect(checkReply(sent, result.statusCode, result.body, result.headers["content-type"])).toMatchObject({ ok: true });
+      expect(checkReply(sent, result.statusCode, result.body, result.headers["content-type"])).toMatchObject({
+        ok: true,
+      });
       expect(JSON.parse(result.body).response.convertedObjects).toEqual([converted]);
       const big = review([{ ...object, padding: "x".repeat(6 * 1024 * 1024) }]);
       expect((await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(big) }))).statusCode).toBe(413);
@@ -150,13 +196,17 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     const env = offlineEnv({ HOME: cdkHome });
     await inProject(["run", "synth:aws", "--", "--no-notices"], env);
     const template = JSON.parse(readFileSync(join(project, "cdk.out/MyCrdsWebhook.template.json"), "utf8"));
-    const fn = Object.values(template.Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>).find((r) => r.Type === "AWS::Lambda::Function")!;
+    const fn = Object.values(
+      template.Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>,
+    ).find((r) => r.Type === "AWS::Lambda::Function")!;
     expect(fn.Properties).toMatchObject({ Runtime: "nodejs22.x", Architectures: ["arm64"], Handler: "index.handler" });
     expect(template.Parameters.PathToken).toMatchObject({ NoEcho: true });
     expect(Object.keys(template.Outputs)).toEqual(["WebhookUrlPrefix"]);
     // The asset is the user's own bundle.
     const asset = readdirSync(join(project, "cdk.out")).find((name) => name.startsWith("asset."))!;
-    expect(readFileSync(join(project, "cdk.out", asset, "index.mjs"))).toEqual(readFileSync(join(project, "dist/lambda/index.mjs")));
+    expect(readFileSync(join(project, "cdk.out", asset, "index.mjs"))).toEqual(
+      readFileSync(join(project, "dist/lambda/index.mjs")),
+    );
     const ls = await npx(["cdk", "ls", "--app", "cdk.out", "--no-notices"], env);
     expect(ls.stdout.trim()).toBe("MyCrdsWebhook");
   });

@@ -1,12 +1,17 @@
-import * as z from "zod";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { createApp } from "../../src/app";
 import { readConfig } from "../../src/config";
-import { silentLogger, type LogRecord } from "../../src/log";
+import { type LogRecord, silentLogger } from "../../src/log";
 import { createRegistry, defineKind } from "../../src/registry";
 import { convertFails, convertOk, review } from "../helpers";
 
-const objects = (n: number) => Array.from({ length: n }, (_, i) => ({ apiVersion: "budget.example.com/v1", kind: "Job", metadata: { name: `j${i}` } }));
+const objects = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    apiVersion: "budget.example.com/v1",
+    kind: "Job",
+    metadata: { name: `j${i}` },
+  }));
 
 function kind(v1ToV2: (o: any) => any) {
   return createRegistry([
@@ -21,7 +26,11 @@ function kind(v1ToV2: (o: any) => any) {
 
 describe("the time budget of a review", () => {
   it("a converter that never settles fails at the budget, not at the platform's timeout", async () => {
-    const app = createApp({ registry: kind(() => new Promise(() => {})), config: readConfig({ CRDSHIFT_BUDGET_MS: "60" }), log: silentLogger });
+    const app = createApp({
+      registry: kind(() => new Promise(() => {})),
+      config: readConfig({ CRDSHIFT_BUDGET_MS: "60" }),
+      log: silentLogger,
+    });
     const started = Date.now();
     expect(await convertFails(app, review("budget.example.com/v2", objects(3)))).toBe(
       "conversion budget of 60 ms exceeded after 0 of 3 objects (Job budget.example.com/v1 -> budget.example.com/v2)",
@@ -53,7 +62,9 @@ describe("the time budget of a review", () => {
     expect(await convertFails(app, review("budget.example.com/v2", objects(30)))).toBe(
       "conversion budget of 22000 ms exceeded after 23 of 30 objects (Job budget.example.com/v1 -> budget.example.com/v2)",
     );
-    expect(await convertFails(app, review("budget.example.com/v2", objects(30)))).toMatch(/^conversion budget of 25000 ms exceeded after 26 of 30/);
+    expect(await convertFails(app, review("budget.example.com/v2", objects(30)))).toMatch(
+      /^conversion budget of 25000 ms exceeded after 26 of 30/,
+    );
     expect(logs.map((r) => r.cold)).toEqual([true, false]);
   });
 
@@ -66,7 +77,9 @@ describe("the time budget of a review", () => {
       now: () => clock,
       platformDeadline: () => clock + 450,
     });
-    expect(await convertFails(app, review("budget.example.com/v2", objects(10)))).toMatch(/^conversion budget of 450 ms exceeded after 5 of 10 objects/);
+    expect(await convertFails(app, review("budget.example.com/v2", objects(10)))).toMatch(
+      /^conversion budget of 450 ms exceeded after 5 of 10 objects/,
+    );
     await convertOk(app, review("budget.example.com/v2", objects(4)));
   });
 });

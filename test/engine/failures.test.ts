@@ -1,5 +1,5 @@
-import * as z from "zod";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { createRegistry, defineKind } from "../../src/registry";
 import { convertFails, convertOk, cronTab, review, testApp } from "../helpers";
 
@@ -27,15 +27,22 @@ describe("failures fail the whole review, with a message naming the object and t
     const app = widgetApp(() => {
       throw new Error("size must be positive");
     });
-    const message = await convertFails(app, review("fail.example.com/v2", [widget("v2", "ok"), widget("v1", "broken")]));
-    expect(message).toBe("object 1 (ns/broken, uid uid-broken) Widget fail.example.com/v1 -> fail.example.com/v2: size must be positive");
+    const message = await convertFails(
+      app,
+      review("fail.example.com/v2", [widget("v2", "ok"), widget("v1", "broken")]),
+    );
+    expect(message).toBe(
+      "object 1 (ns/broken, uid uid-broken) Widget fail.example.com/v1 -> fail.example.com/v2: size must be positive",
+    );
   });
 
   it("a converter that throws something that is not an Error", async () => {
     const app = widgetApp(() => {
       throw 42;
     });
-    expect(await convertFails(app, review("fail.example.com/v2", [widget("v1", "a")]))).toMatch(/: the converter threw 42$/);
+    expect(await convertFails(app, review("fail.example.com/v2", [widget("v1", "a")]))).toMatch(
+      /: the converter threw 42$/,
+    );
   });
 
   it("a converter whose promise rejects, and the step of a longer chain", async () => {
@@ -48,9 +55,19 @@ describe("failures fail the whole review, with a message naming the object and t
   });
 
   it("a converter that returns something that is not an object", async () => {
-    for (const [value, word] of [[null, "null"], [[1], "an array"], ["x", "string"], [undefined, "undefined"]] as const) {
-      const message = await convertFails(widgetApp(() => value), review("fail.example.com/v2", [widget("v1", "a")]));
-      expect(message).toBe(`object 0 (ns/a, uid uid-a) Widget fail.example.com/v1 -> fail.example.com/v2: the converter returned ${word}, not an object`);
+    for (const [value, word] of [
+      [null, "null"],
+      [[1], "an array"],
+      ["x", "string"],
+      [undefined, "undefined"],
+    ] as const) {
+      const message = await convertFails(
+        widgetApp(() => value),
+        review("fail.example.com/v2", [widget("v1", "a")]),
+      );
+      expect(message).toBe(
+        `object 0 (ns/a, uid uid-a) Widget fail.example.com/v1 -> fail.example.com/v2: the converter returned ${word}, not an object`,
+      );
     }
   });
 
@@ -77,11 +94,15 @@ describe("failures fail the whole review, with a message naming the object and t
     expect(await convertFails(app, review("fail.example.com/v9", [widget("v1", "a")]))).toBe(
       "object 0 (ns/a, uid uid-a) Widget fail.example.com/v1 -> fail.example.com/v9: v9 is not a version of Widget.fail.example.com (known: v1, v2, v3)",
     );
-    expect(await convertFails(app, review("fail.example.com/v1", [widget("v0", "a")]))).toMatch(/: v0 is not a version of Widget/);
+    expect(await convertFails(app, review("fail.example.com/v1", [widget("v0", "a")]))).toMatch(
+      /: v0 is not a version of Widget/,
+    );
     expect(await convertFails(app, review("other.example.com/v1", [widget("v1", "a")]))).toMatch(
       /: cannot convert between API groups fail\.example\.com and other\.example\.com$/,
     );
-    expect(await convertFails(app, review("v1", [widget("v1", "a")]))).toBe('desiredAPIVersion "v1" is not of the form group/version');
+    expect(await convertFails(app, review("v1", [widget("v1", "a")]))).toBe(
+      'desiredAPIVersion "v1" is not of the form group/version',
+    );
   });
 
   it("an object without apiVersion or kind", async () => {
@@ -91,7 +112,9 @@ describe("failures fail the whole review, with a message naming the object and t
       "object 0 (ns/a, uid uid-a): apiVersion is missing, expected group/version",
     );
     const { kind: _k, ...noKind } = widget("v1", "a");
-    expect(await convertFails(app, review("fail.example.com/v2", [noKind]))).toBe("object 0 (ns/a, uid uid-a): kind is missing");
+    expect(await convertFails(app, review("fail.example.com/v2", [noKind]))).toBe(
+      "object 0 (ns/a, uid uid-a): kind is missing",
+    );
   });
 
   it("the next request is unaffected by a failed one", async () => {
@@ -133,7 +156,10 @@ describe("the batch", () => {
   it("partial objects, without the converted fields, convert without error", async () => {
     const { app } = testApp();
     const partial = { apiVersion: "example.com/v1alpha1", kind: "CronTab", metadata: { name: "p" } };
-    const { reply } = await convertOk(app, review("example.com/v1", [partial, { apiVersion: "example.com/v1beta1", kind: "CronTab" }]));
+    const { reply } = await convertOk(
+      app,
+      review("example.com/v1", [partial, { apiVersion: "example.com/v1beta1", kind: "CronTab" }]),
+    );
     expect(reply.response.convertedObjects).toEqual([
       { apiVersion: "example.com/v1", kind: "CronTab", metadata: { name: "p" } },
       { apiVersion: "example.com/v1", kind: "CronTab", metadata: {} },
@@ -152,7 +178,18 @@ describe("the batch", () => {
     });
     const { app } = testApp({ registry: createRegistry([kind]) });
     const runs = Array.from({ length: 20 }, (_, r) =>
-      convertOk(app, review("async.example.com/v2", Array.from({ length: 5 }, (_, i) => ({ apiVersion: "async.example.com/v1", kind: "Slow", metadata: { name: `${r}-${i}` }, n: r * 10 + i })))),
+      convertOk(
+        app,
+        review(
+          "async.example.com/v2",
+          Array.from({ length: 5 }, (_, i) => ({
+            apiVersion: "async.example.com/v1",
+            kind: "Slow",
+            metadata: { name: `${r}-${i}` },
+            n: r * 10 + i,
+          })),
+        ),
+      ),
     );
     for (const [r, { reply }] of (await Promise.all(runs)).entries()) {
       expect(reply.response.convertedObjects.map((o: any) => o.m)).toEqual([0, 1, 2, 3, 4].map((i) => r * 10 + i));
@@ -168,7 +205,11 @@ describe("the batch", () => {
       converters: { v1: { v2: (o) => ((clock += 10), o) }, v2: { v1: (o) => o } },
     });
     const { app } = testApp({ registry: createRegistry([kind]), env: { CRDSHIFT_BUDGET_MS: "25" }, now: () => clock });
-    const objects = Array.from({ length: 10 }, (_, i) => ({ apiVersion: "slow.example.com/v1", kind: "Tick", metadata: { name: `t${i}` } }));
+    const objects = Array.from({ length: 10 }, (_, i) => ({
+      apiVersion: "slow.example.com/v1",
+      kind: "Tick",
+      metadata: { name: `t${i}` },
+    }));
     expect(await convertFails(app, review("slow.example.com/v2", objects))).toBe(
       "conversion budget of 25 ms exceeded after 3 of 10 objects (Tick slow.example.com/v1 -> slow.example.com/v2)",
     );

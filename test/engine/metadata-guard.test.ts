@@ -1,5 +1,5 @@
-import * as z from "zod";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { createRegistry, defineKind } from "../../src/registry";
 import { checkReply } from "../../src/testing/apiserver";
 import { convertFails, convertOk, post, review, testApp, wire } from "../helpers";
@@ -36,7 +36,10 @@ const copy = () => structuredClone(META);
 
 describe("metadata guard: converters cannot change metadata except labels and annotations", () => {
   const leaks: Array<[string, (o: any) => any]> = [
-    ["renames the object", (o) => ({ ...o, metadata: { ...o.metadata, name: "other", namespace: "elsewhere", uid: "u-2" } })],
+    [
+      "renames the object",
+      (o) => ({ ...o, metadata: { ...o.metadata, name: "other", namespace: "elsewhere", uid: "u-2" } }),
+    ],
     ["changes the generation", (o) => ((o.metadata.generation = 42), o)],
     ["reassigns finalizers", (o) => ((o.metadata.finalizers = ["evil.example.com/f"]), o)],
     ["pushes to finalizers in place", (o) => (o.metadata.finalizers.push("evil.example.com/f"), o)],
@@ -58,7 +61,10 @@ describe("metadata guard: converters cannot change metadata except labels and an
   it("labels and annotations a converter sets are kept", async () => {
     const sent = review("guard.example.com/v2", [widget(copy())]);
     const { reply } = await convertOk(
-      appWith((o) => ({ ...o, metadata: { ...o.metadata, labels: { app: "w", tier: "x" }, annotations: { "example.com/v": "2" } } })),
+      appWith((o) => ({
+        ...o,
+        metadata: { ...o.metadata, labels: { app: "w", tier: "x" }, annotations: { "example.com/v": "2" } },
+      })),
       sent,
     );
     expect(reply.response.convertedObjects[0].metadata.labels).toEqual({ app: "w", tier: "x" });
@@ -66,15 +72,25 @@ describe("metadata guard: converters cannot change metadata except labels and an
   });
 
   it("labels and annotations survive a converter that drops them, or all metadata", async () => {
-    for (const mutate of [(o: any) => ({ spec: o.spec }), (o: any) => ({ ...o, metadata: { name: "w" } }), (o: any) => ({ ...o, metadata: "oops" })]) {
-      const { reply, objects } = await convertOk(appWith(mutate), review("guard.example.com/v2", [widget(copy(), { spec: { a: 1 } })]));
+    for (const mutate of [
+      (o: any) => ({ spec: o.spec }),
+      (o: any) => ({ ...o, metadata: { name: "w" } }),
+      (o: any) => ({ ...o, metadata: "oops" }),
+    ]) {
+      const { reply, objects } = await convertOk(
+        appWith(mutate),
+        review("guard.example.com/v2", [widget(copy(), { spec: { a: 1 } })]),
+      );
       expect(reply.response.convertedObjects[0].metadata).toEqual(META);
       expect(objects[0]!.metadata).toEqual(META); // the apiserver would have deleted them otherwise
     }
   });
 
   it("an explicit empty map clears labels", async () => {
-    const { reply } = await convertOk(appWith((o) => ({ ...o, metadata: { ...o.metadata, labels: {} } })), review("guard.example.com/v2", [widget(copy())]));
+    const { reply } = await convertOk(
+      appWith((o) => ({ ...o, metadata: { ...o.metadata, labels: {} } })),
+      review("guard.example.com/v2", [widget(copy())]),
+    );
     expect(reply.response.convertedObjects[0].metadata.labels).toEqual({});
   });
 
@@ -90,9 +106,15 @@ describe("metadata guard: converters cannot change metadata except labels and an
 
   it("an invalid label value, a non-string value and a non-object map fail too", async () => {
     const cases: Array<[(o: any) => any, RegExp]> = [
-      [(o) => ((o.metadata.labels.app = "x".repeat(64)), o), /metadata\.labels: Invalid value: "x+": must be no more than 63 characters/],
+      [
+        (o) => ((o.metadata.labels.app = "x".repeat(64)), o),
+        /metadata\.labels: Invalid value: "x+": must be no more than 63 characters/,
+      ],
       [(o) => ((o.metadata.annotations.n = 5), o), /metadata\.annotations\[n\] must be a string, but is int64/],
-      [(o) => ((o.metadata.labels = ["a"]), o), /invalid metadata\.labels of type \[\]interface \{\} in converted object/],
+      [
+        (o) => ((o.metadata.labels = ["a"]), o),
+        /invalid metadata\.labels of type \[\]interface \{\} in converted object/,
+      ],
     ];
     for (const [mutate, pattern] of cases) {
       expect(await convertFails(appWith(mutate), review("guard.example.com/v2", [widget(copy())]))).toMatch(pattern);
@@ -115,35 +137,54 @@ describe("metadata guard: converters cannot change metadata except labels and an
   });
 
   it("metadata is always present: an empty object for a metadata-less fragment", async () => {
-    const { reply } = await convertOk(appWith((o) => o), review("guard.example.com/v2", [widget(undefined, { spec: { a: 1 } })]));
-    expect(reply.response.convertedObjects[0]).toEqual({ apiVersion: "guard.example.com/v2", kind: "Widget", metadata: {}, spec: { a: 1 } });
+    const { reply } = await convertOk(
+      appWith((o) => o),
+      review("guard.example.com/v2", [widget(undefined, { spec: { a: 1 } })]),
+    );
+    expect(reply.response.convertedObjects[0]).toEqual({
+      apiVersion: "guard.example.com/v2",
+      kind: "Widget",
+      metadata: {},
+      spec: { a: 1 },
+    });
     // metadata: null in the input (kubernetes#117356): we still answer with {}, though the
     // apiserver then fails on its own side ("invalid metadata of type <nil> in input object").
     const sent = review("guard.example.com/v2", [{ ...widget(undefined), metadata: null }]);
-    const res = await post(appWith((o) => o), wire(sent));
+    const res = await post(
+      appWith((o) => o),
+      wire(sent),
+    );
     const nulled = await res.json();
     expect(nulled.response.result.status).toBe("Success");
     expect(nulled.response.convertedObjects[0].metadata).toEqual({});
     expect(checkReply(sent, 200, JSON.stringify(nulled))).toEqual({
       ok: false,
-      error: "conversion webhook for guard.example.com/v1, Kind=Widget returned invalid metadata: invalid metadata of type <nil> in input object",
+      error:
+        "conversion webhook for guard.example.com/v1, Kind=Widget returned invalid metadata: invalid metadata of type <nil> in input object",
     });
   });
 
   it("keeps status and unknown fields the converter passes along", async () => {
     const object = widget(copy(), { spec: { a: 1, future: [1, 2] }, status: { phase: "Ready" }, extra: "x" });
-    const { reply } = await convertOk(appWith((o) => o), review("guard.example.com/v2", [object]));
+    const { reply } = await convertOk(
+      appWith((o) => o),
+      review("guard.example.com/v2", [object]),
+    );
     expect(reply.response.convertedObjects[0]).toEqual({ ...object, apiVersion: "guard.example.com/v2" });
   });
 
   it("__proto__ keys are plain data, on the way in and out", async () => {
     const body = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"guard.example.com/v2","objects":[{"apiVersion":"guard.example.com/v1","kind":"Widget","metadata":{"name":"w","__proto__":{"polluted":true},"labels":{"__proto__":"x"}},"spec":{"__proto__":{"polluted":true}}}]}}`;
-    const ok = await appWith((o) => o).request("http://x/convert", { method: "POST", headers: { "Content-Type": "application/json" }, body });
+    const ok = await appWith((o) => o).request("http://x/convert", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+    });
     expect(ok.status).toBe(200);
     const text = await ok.text();
     expect(text).toContain('"spec":{"__proto__":{"polluted":true}}');
     expect(text).toContain('"__proto__":{"polluted":true}');
     expect(({} as any).polluted).toBeUndefined();
-    expect(Object.prototype.hasOwnProperty.call(Object.prototype, "polluted")).toBe(false);
+    expect(Object.hasOwn(Object.prototype, "polluted")).toBe(false);
   });
 });

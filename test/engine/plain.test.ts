@@ -42,11 +42,19 @@ describe("holdsNonFiniteNumber", () => {
   it("finds NaN and ±Infinity wherever they are, at any depth", () => {
     const odd = fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY);
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: "small" }, fc.jsonValue(), odd, fc.array(tie("node")), fc.dictionary(fc.string(), tie("node"))),
+      node: fc.oneof(
+        { depthSize: "small" },
+        fc.jsonValue(),
+        odd,
+        fc.array(tie("node")),
+        fc.dictionary(fc.string(), tie("node")),
+      ),
     })).node;
     fc.assert(
       fc.property(value, (v) => {
-        const expected = [v, ...objects(v).flatMap((o) => Object.values(o))].some((x) => typeof x === "number" && !Number.isFinite(x));
+        const expected = [v, ...objects(v).flatMap((o) => Object.values(o))].some(
+          (x) => typeof x === "number" && !Number.isFinite(x),
+        );
         expect(holdsNonFiniteNumber(v)).toBe(expected);
       }),
       { numRuns: 500 },

@@ -1,5 +1,5 @@
-import * as z from "zod";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { convertObjects } from "../../src/engine";
 import { mayHoldProtoKey } from "../../src/engine/proto-keys";
 import { decodeJson } from "../../src/protocol";
@@ -50,7 +50,8 @@ describe("__proto__ fields lost to the prototype setter are put back", () => {
   });
 
   it("nested, an array value among them, and the result is an ordinary object again", async () => {
-    const nested: Converter = ({ spec, ...rest }) => Object.assign({}, rest, { spec: Object.assign({}, spec, { list: Object.assign({}, spec.list) }) });
+    const nested: Converter = ({ spec, ...rest }) =>
+      Object.assign({}, rest, { spec: Object.assign({}, spec, { list: Object.assign({}, spec.list) }) });
     const { text } = await convertedOverHttp(nested, OBJECT);
     expect(text).toContain('"spec":{"list":{"__proto__":[1,{"z":null}]}}');
     expect(text).toContain('"__proto__":{"x":"y"}');
@@ -63,7 +64,10 @@ describe("__proto__ fields lost to the prototype setter are put back", () => {
   });
 
   it("when the key is spelled with JSON escapes (a client other than the apiserver may send it so)", async () => {
-    const escaped = OBJECT.replace('"__proto__":{"x"', '"\\u005f\\u005fproto\\u005f\\u005f":{"x"').replace('"list":{"__proto__"', '"list":{"__pr\\u006fto__"');
+    const escaped = OBJECT.replace('"__proto__":{"x"', '"\\u005f\\u005fproto\\u005f\\u005f":{"x"').replace(
+      '"list":{"__proto__"',
+      '"list":{"__pr\\u006fto__"',
+    );
     expect(escaped).not.toContain("__proto__");
     const { text, object } = await convertedOverHttp(assignConverter, escaped);
     expect(text).toContain('"__proto__":{"x":"y"}');
@@ -94,7 +98,10 @@ describe("__proto__ fields lost to the prototype setter are put back", () => {
     });
     const { app } = testApp({ registry: createRegistry([strict]) });
     // Read through the prototype, width would be "wide" and fail the v2 schema.
-    const res = await post(app, body(`{"apiVersion":"proto.example.com/v1","kind":"Box","__proto__":{"width":"wide"}}`));
+    const res = await post(
+      app,
+      body(`{"apiVersion":"proto.example.com/v1","kind":"Box","__proto__":{"width":"wide"}}`),
+    );
     const text = await res.text();
     expect(text).toContain('"status":"Success"');
     expect(text).toContain('"__proto__":{"width":"wide"}');

@@ -31,13 +31,22 @@ const schema: fc.Arbitrary<core.$ZodType> = fc.letrec<{ node: core.$ZodType }>((
     tie("node").map((inner) => z.optional(inner)),
     tie("node").map((inner) => z.nullable(inner)),
     tie("node").map((inner) => z.array(inner)),
-    fc.tuple(fc.dictionary(fc.constantFrom("a", "b", "spec", "__proto__", "constructor"), tie("node"), { maxKeys: 3 }), fc.constantFrom("strip", "loose", "strict", "catchall", "mini")).map(
-      ([shape, mode]) => {
+    fc
+      .tuple(
+        fc.dictionary(fc.constantFrom("a", "b", "spec", "__proto__", "constructor"), tie("node"), { maxKeys: 3 }),
+        fc.constantFrom("strip", "loose", "strict", "catchall", "mini"),
+      )
+      .map(([shape, mode]) => {
         if (mode === "mini") return zm.looseObject(shape as Record<string, any>);
         const object = z.object(shape as Record<string, any>);
-        return mode === "loose" ? object.loose() : mode === "strict" ? object.strict() : mode === "catchall" ? object.catchall(z.number()) : object;
-      },
-    ),
+        return mode === "loose"
+          ? object.loose()
+          : mode === "strict"
+            ? object.strict()
+            : mode === "catchall"
+              ? object.catchall(z.number())
+              : object;
+      }),
   ),
 })).node;
 
@@ -45,7 +54,16 @@ describe("the cheaper validation path", () => {
   it("never calls valid what zod refuses, on random schemas and values valid, near-valid and random", () => {
     fc.assert(
       fc.property(
-        schema.chain((s) => fc.tuple(fc.constant(s), fc.oneof(fc.jsonValue(), valueArbitraryFor(s, { unknownFields: true }), valueArbitraryFor(s, { partial: true })))),
+        schema.chain((s) =>
+          fc.tuple(
+            fc.constant(s),
+            fc.oneof(
+              fc.jsonValue(),
+              valueArbitraryFor(s, { unknownFields: true }),
+              valueArbitraryFor(s, { partial: true }),
+            ),
+          ),
+        ),
         ([s, value]) => {
           if (certainlyValid(s, value)) expect(core.safeParse(s, value).success).toBe(true);
         },
@@ -55,8 +73,12 @@ describe("the cheaper validation path", () => {
   }, 300_000);
 
   it("decides the common case itself: loose objects of optional fields, valid or not", () => {
-    const cronTab = zm.looseObject({ spec: zm.optional(zm.looseObject({ cronSpec: zm.optional(zm.string()), replicas: zm.optional(zm.number()) })) });
-    expect(certainlyValid(cronTab, { apiVersion: "x", spec: { cronSpec: "* * * * *", replicas: 3, other: [1] } })).toBe(true);
+    const cronTab = zm.looseObject({
+      spec: zm.optional(zm.looseObject({ cronSpec: zm.optional(zm.string()), replicas: zm.optional(zm.number()) })),
+    });
+    expect(certainlyValid(cronTab, { apiVersion: "x", spec: { cronSpec: "* * * * *", replicas: 3, other: [1] } })).toBe(
+      true,
+    );
     expect(certainlyValid(cronTab, { spec: { replicas: "3" } })).toBe(false);
     expect(certainlyValid(cronTab, { spec: { replicas: Infinity } })).toBe(false);
     // What it cannot judge goes to zod: a format is a check.

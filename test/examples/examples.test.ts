@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import * as z from "zod";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { registry } from "../../examples";
 import { createRegistry, defineKind } from "../../src/registry";
 import { convertFails, convertOk, cronTab, review, testApp } from "../helpers";
@@ -16,7 +16,10 @@ describe("the KEP's CronTab (stable.example.com v1 <-> v2)", () => {
   const { app } = testApp();
 
   it("splits cronSpec into its five fields, keeping image and status", async () => {
-    const object = { ...stable("v1", "my-new-cron-object", { cronSpec: "* * * * */5", image: "my-awesome-cron-image" }), status: { active: 1 } };
+    const object = {
+      ...stable("v1", "my-new-cron-object", { cronSpec: "* * * * */5", image: "my-awesome-cron-image" }),
+      status: { active: 1 },
+    };
     const { reply } = await convertOk(app, review("stable.example.com/v2", [object]));
     expect(reply.response.convertedObjects[0]).toEqual({
       ...object,
@@ -26,24 +29,44 @@ describe("the KEP's CronTab (stable.example.com v1 <-> v2)", () => {
   });
 
   it("joins the five fields back", async () => {
-    const object = stable("v2", "c", { min: "0", hour: "3", dayOfMonth: "*", month: "*", dayOfWeek: "1-5", image: "i" });
+    const object = stable("v2", "c", {
+      min: "0",
+      hour: "3",
+      dayOfMonth: "*",
+      month: "*",
+      dayOfWeek: "1-5",
+      image: "i",
+    });
     const { reply } = await convertOk(app, review("stable.example.com/v1", [object], "apiextensions.k8s.io/v1beta1"));
     expect(reply.apiVersion).toBe("apiextensions.k8s.io/v1beta1");
     expect(reply.response.convertedObjects[0].spec).toEqual({ image: "i", cronSpec: "0 3 * * 1-5" });
   });
 
   it("fails the KEP's way on a cronSpec without five parts", async () => {
-    const message = await convertFails(app, review("stable.example.com/v2", [stable("v1", "bad", { cronSpec: "* * *" })]));
-    expect(message).toBe("object 0 (default/bad, uid uid-bad) CronTab stable.example.com/v1 -> stable.example.com/v2: invalid spec string, needs five parts: * * *");
+    const message = await convertFails(
+      app,
+      review("stable.example.com/v2", [stable("v1", "bad", { cronSpec: "* * *" })]),
+    );
+    expect(message).toBe(
+      "object 0 (default/bad, uid uid-bad) CronTab stable.example.com/v1 -> stable.example.com/v2: invalid spec string, needs five parts: * * *",
+    );
   });
 
   it("fails clearly when only some schedule fields are set", async () => {
-    const message = await convertFails(app, review("stable.example.com/v1", [stable("v2", "half", { min: "0", hour: "1" })]));
-    expect(message).toMatch(/: spec\.dayOfMonth, spec\.month, spec\.dayOfWeek missing: all five schedule fields are needed to form spec\.cronSpec$/);
+    const message = await convertFails(
+      app,
+      review("stable.example.com/v1", [stable("v2", "half", { min: "0", hour: "1" })]),
+    );
+    expect(message).toMatch(
+      /: spec\.dayOfMonth, spec\.month, spec\.dayOfWeek missing: all five schedule fields are needed to form spec\.cronSpec$/,
+    );
   });
 
   it("converts objects without spec, or without the schedule", async () => {
-    const { reply } = await convertOk(app, review("stable.example.com/v2", [stable("v1", "a", undefined), stable("v1", "b", { image: "i" })]));
+    const { reply } = await convertOk(
+      app,
+      review("stable.example.com/v2", [stable("v1", "a", undefined), stable("v1", "b", { image: "i" })]),
+    );
     expect(reply.response.convertedObjects.map((o: any) => o.spec)).toEqual([undefined, { image: "i" }]);
   });
 });
@@ -52,14 +75,23 @@ describe("the docs page's CronTab (example.com v1alpha1 -> v1beta1 -> v1)", () =
   const { app } = testApp();
 
   it("converts v1alpha1 to v1 in two steps, and back", async () => {
-    const { reply } = await convertOk(app, review("example.com/v1", [cronTab("v1alpha1", "a", { endpoint: "db.local:5432" })]));
+    const { reply } = await convertOk(
+      app,
+      review("example.com/v1", [cronTab("v1alpha1", "a", { endpoint: "db.local:5432" })]),
+    );
     expect(reply.response.convertedObjects[0]).toEqual(cronTab("v1", "a", { host: "db.local", port: "5432" }));
-    const back = await convertOk(app, review("example.com/v1alpha1", [cronTab("v1", "a", { host: "db.local", port: "5432" })]));
+    const back = await convertOk(
+      app,
+      review("example.com/v1alpha1", [cronTab("v1", "a", { host: "db.local", port: "5432" })]),
+    );
     expect(back.reply.response.convertedObjects[0]).toEqual(cronTab("v1alpha1", "a", { endpoint: "db.local:5432" }));
   });
 
   it("names the step that failed in a two-step conversion", async () => {
-    const message = await convertFails(app, review("example.com/v1", [cronTab("v1alpha1", "a", { endpoint: "nohost" })]));
+    const message = await convertFails(
+      app,
+      review("example.com/v1", [cronTab("v1alpha1", "a", { endpoint: "nohost" })]),
+    );
     expect(message).toBe(
       "object 0 (default/a, uid uid-a) CronTab example.com/v1alpha1 -> example.com/v1: hostPort could not be parsed into a separate host and port (in step v1beta1 -> v1)",
     );
@@ -81,7 +113,10 @@ describe("fields named __proto__, constructor and prototype are data to both exa
     v1beta1: { hostPort: "h:1" },
     v1: { host: "h", port: "1", protocol: "TCP" },
   };
-  const kep: Record<string, Record<string, unknown>> = { v1: { cronSpec: "1 2 3 4 5" }, v2: { min: "1", hour: "2", dayOfMonth: "3", month: "4", dayOfWeek: "5" } };
+  const kep: Record<string, Record<string, unknown>> = {
+    v1: { cronSpec: "1 2 3 4 5" },
+    v2: { min: "1", hour: "2", dayOfMonth: "3", month: "4", dayOfWeek: "5" },
+  };
 
   for (const [group, versions, build] of [
     ["example.com", docs, (v: string) => ({ ...cronTab(v, "odd", docs[v]!), ...odd() })],
@@ -95,7 +130,9 @@ describe("fields named __proto__, constructor and prototype are data to both exa
           const converted = objects[0] as any;
           for (const where of group === "example.com" ? [converted] : [converted, converted.spec]) {
             expect(Object.getPrototypeOf(where)).toBe(Object.prototype);
-            expect(Object.entries(where).filter(([key]) => ["__proto__", "constructor", "prototype"].includes(key))).toEqual(Object.entries(odd()));
+            expect(
+              Object.entries(where).filter(([key]) => ["__proto__", "constructor", "prototype"].includes(key)),
+            ).toEqual(Object.entries(odd()));
           }
         });
       }

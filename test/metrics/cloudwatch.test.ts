@@ -32,7 +32,11 @@ function cloudWatchApp(env: Record<string, string> = {}, { sdk = true } = {}) {
     AWS_SECRET_ACCESS_KEY: "not-a-real-secret",
     ...env,
   });
-  const metrics = createMetrics(config.metrics, { log, write: () => {}, ...(sdk ? { loadCloudWatchSdk: () => import("@aws-sdk/client-cloudwatch") } : {}) });
+  const metrics = createMetrics(config.metrics, {
+    log,
+    write: () => {},
+    ...(sdk ? { loadCloudWatchSdk: () => import("@aws-sdk/client-cloudwatch") } : {}),
+  });
   const app = createApp({ registry, config, log, metrics, defer: (_c, work) => deferred.push(work) });
   return { app, logs, deferred, settled: () => Promise.all(deferred) };
 }
@@ -46,7 +50,9 @@ describe("metrics to CloudWatch with PutMetricData, on the wire", () => {
 
     const [call] = await recorder.received(1);
     expect(call!.headers["x-amz-target"]).toBe("GraniteServiceVersion20100801.PutMetricData");
-    expect(call!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDCRDSHIFTTEST\/\d{8}\/eu-west-1\/monitoring\/aws4_request/);
+    expect(call!.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDCRDSHIFTTEST\/\d{8}\/eu-west-1\/monitoring\/aws4_request/,
+    );
     expect(call!.body.Namespace).toBe("crdshift");
     const byName = Object.fromEntries(call!.body.MetricData.map((d) => [d.MetricName, d]));
     expect(Object.keys(byName).sort()).toEqual(["ObjectsConverted", "ReviewLatency"]);
@@ -60,7 +66,10 @@ describe("metrics to CloudWatch with PutMetricData, on the wire", () => {
       Values: [2],
       Counts: [1],
     });
-    expect(byName.ReviewLatency).toMatchObject({ Unit: "Milliseconds", Dimensions: expect.arrayContaining([{ Name: "Result", Value: "success" }]) });
+    expect(byName.ReviewLatency).toMatchObject({
+      Unit: "Milliseconds",
+      Dimensions: expect.arrayContaining([{ Name: "Result", Value: "success" }]),
+    });
     expect(JSON.stringify(call)).not.toContain("local-crontab"); // names and contents never leave
   });
 
@@ -74,7 +83,11 @@ describe("metrics to CloudWatch with PutMetricData, on the wire", () => {
     expect(calls).toHaveLength(2); // the first review at once, the other 19 and the rejection together
     const second = Object.fromEntries(calls[1]!.body.MetricData.map((d) => [d.MetricName, d]));
     expect(second.ObjectsConverted).toMatchObject({ Values: [2], Counts: [19] });
-    expect(second.ReviewsRejected).toMatchObject({ Dimensions: [{ Name: "Reason", Value: "invalid-json" }], Values: [1], Counts: [1] });
+    expect(second.ReviewsRejected).toMatchObject({
+      Dimensions: [{ Name: "Reason", Value: "invalid-json" }],
+      Values: [1],
+      Counts: [1],
+    });
   });
 
   it("counts failures overall, per CRD and by cause", async () => {
@@ -85,7 +98,11 @@ describe("metrics to CloudWatch with PutMetricData, on the wire", () => {
     await settled();
     const [call] = await recorder.received(1);
     const failures = call!.body.MetricData.filter((d) => d.MetricName === "ConversionFailures");
-    expect(failures.map((d) => d.Dimensions)).toEqual([[], [{ Name: "CRD", Value: "CronTab.example.com" }], [{ Name: "Cause", Value: "converter-error" }]]);
+    expect(failures.map((d) => d.Dimensions)).toEqual([
+      [],
+      [{ Name: "CRD", Value: "CronTab.example.com" }],
+      [{ Name: "Cause", Value: "converter-error" }],
+    ]);
   });
 
   it("a failing CloudWatch touches no conversion, and is logged once per outage", async () => {
@@ -141,9 +158,15 @@ describe("the metrics configuration", () => {
   it("is none unless asked for, and refuses what it cannot use", () => {
     expect(readConfig({}).metrics).toEqual({ sink: "none" });
     expect(readConfig({}, { metrics: "emf" }).metrics).toEqual({ sink: "emf", namespace: "crdshift" });
-    expect(() => readConfig({ CRDSHIFT_METRICS: "statsd" })).toThrow("CRDSHIFT_METRICS must be one of none, emf, cloudwatch");
+    expect(() => readConfig({ CRDSHIFT_METRICS: "statsd" })).toThrow(
+      "CRDSHIFT_METRICS must be one of none, emf, cloudwatch",
+    );
     expect(() => readConfig({ CRDSHIFT_METRICS: "cloudwatch" })).toThrow("needs a region");
-    expect(() => readConfig({ CRDSHIFT_METRICS: "emf", CRDSHIFT_METRICS_NAMESPACE: "AWS/Lambda" })).toThrow("must not start with AWS/");
-    expect(() => readConfig({ CRDSHIFT_METRICS: "cloudwatch", AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "AKID" })).toThrow("must be set together");
+    expect(() => readConfig({ CRDSHIFT_METRICS: "emf", CRDSHIFT_METRICS_NAMESPACE: "AWS/Lambda" })).toThrow(
+      "must not start with AWS/",
+    );
+    expect(() =>
+      readConfig({ CRDSHIFT_METRICS: "cloudwatch", AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "AKID" }),
+    ).toThrow("must be set together");
   });
 });

@@ -1,10 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS, MetricBatch } from "../../src/metrics/batch";
 import { createEmfMetrics } from "../../src/metrics/emf";
-import { reviewPoints, type ReviewOutcome } from "../../src/metrics/metrics";
+import { type ReviewOutcome, reviewPoints } from "../../src/metrics/metrics";
 import { emfProblems } from "./emf-spec";
 
-const success: ReviewOutcome = { crd: "CronTab.example.com", from: "v1beta1", to: "v1", result: "success", objects: 2, durationMs: 4 };
+const success: ReviewOutcome = {
+  crd: "CronTab.example.com",
+  from: "v1beta1",
+  to: "v1",
+  result: "success",
+  objects: 2,
+  durationMs: 4,
+};
 const failure: ReviewOutcome = { ...success, result: "failure", cause: "converter-error" };
 
 function emfLines(outcomes: ReviewOutcome[]) {
@@ -24,10 +31,25 @@ describe("EMF lines", () => {
 
   it("carry latency and objects per CRD, from, to; failures overall, per CRD and by cause", () => {
     const [ok, failed, rejected] = emfLines([success, failure]).map((line) => JSON.parse(line));
-    expect(ok).toMatchObject({ CRD: "CronTab.example.com", From: "v1beta1", To: "v1", Result: "success", ReviewLatency: 4, ObjectsConverted: 2 });
+    expect(ok).toMatchObject({
+      CRD: "CronTab.example.com",
+      From: "v1beta1",
+      To: "v1",
+      Result: "success",
+      ReviewLatency: 4,
+      ObjectsConverted: 2,
+    });
     expect(ok._aws.CloudWatchMetrics).toEqual([
-      { Namespace: "crdshift", Dimensions: [["CRD", "From", "To", "Result"]], Metrics: [{ Name: "ReviewLatency", Unit: "Milliseconds" }] },
-      { Namespace: "crdshift", Dimensions: [["CRD", "From", "To"]], Metrics: [{ Name: "ObjectsConverted", Unit: "Count" }] },
+      {
+        Namespace: "crdshift",
+        Dimensions: [["CRD", "From", "To", "Result"]],
+        Metrics: [{ Name: "ReviewLatency", Unit: "Milliseconds" }],
+      },
+      {
+        Namespace: "crdshift",
+        Dimensions: [["CRD", "From", "To"]],
+        Metrics: [{ Name: "ObjectsConverted", Unit: "Count" }],
+      },
     ]);
     expect(failed).toMatchObject({ Result: "failure", Cause: "converter-error", ConversionFailures: 1 });
     expect(failed).not.toHaveProperty("ObjectsConverted");
@@ -39,7 +61,10 @@ describe("EMF lines", () => {
     expect(emfProblems('INFO {"_aws":{}}')).not.toEqual([]);
     const doc = JSON.parse(emfLines([success])[0]!);
     delete doc.CRD;
-    expect(emfProblems(JSON.stringify(doc))).toEqual(["CloudWatchMetrics[0]: dimension CRD is not a string member of the root", "CloudWatchMetrics[1]: dimension CRD is not a string member of the root"]);
+    expect(emfProblems(JSON.stringify(doc))).toEqual([
+      "CloudWatchMetrics[0]: dimension CRD is not a string member of the root",
+      "CloudWatchMetrics[1]: dimension CRD is not a string member of the root",
+    ]);
   });
 });
 
@@ -58,12 +83,20 @@ describe("PutMetricData batches", () => {
   it("hold at most 150 values per datum and 1,000 datums per call", () => {
     const batch = new MetricBatch();
     for (let i = 0; i < 400; i++) for (const point of reviewPoints({ ...success, durationMs: i })) batch.add(point);
-    const latency = batch.take(at).flat().filter((d) => d.MetricName === "ReviewLatency");
+    const latency = batch
+      .take(at)
+      .flat()
+      .filter((d) => d.MetricName === "ReviewLatency");
     expect(latency.map((d) => d.Values.length)).toEqual([150, 150, 100]);
 
-    for (let i = 0; i < 1500; i++) for (const point of reviewPoints({ ...success, crd: `K${i}.example.com` })) batch.add(point);
+    for (let i = 0; i < 1500; i++)
+      for (const point of reviewPoints({ ...success, crd: `K${i}.example.com` })) batch.add(point);
     // 1,500 CRDs x (latency + objects) = 3,000 series.
-    expect(batch.take(at).map((call) => call.length)).toEqual([LIMITS.datumsPerCall, LIMITS.datumsPerCall, LIMITS.datumsPerCall]);
+    expect(batch.take(at).map((call) => call.length)).toEqual([
+      LIMITS.datumsPerCall,
+      LIMITS.datumsPerCall,
+      LIMITS.datumsPerCall,
+    ]);
   });
 
   it("stay bounded while nothing is shipped, counting what they drop", () => {

@@ -5,7 +5,16 @@ import { gunzipSync } from "node:zlib";
 export interface RecordedCall {
   headers: IncomingHttpHeaders;
   /** The PutMetricData input as sent (AWS JSON 1.0). */
-  body: { Namespace: string; MetricData: { MetricName: string; Unit?: string; Dimensions?: { Name: string; Value: string }[]; Values?: number[]; Counts?: number[] }[] };
+  body: {
+    Namespace: string;
+    MetricData: {
+      MetricName: string;
+      Unit?: string;
+      Dimensions?: { Name: string; Value: string }[];
+      Values?: number[];
+      Counts?: number[];
+    }[];
+  };
 }
 
 /**
@@ -32,7 +41,9 @@ export class MetricsRecorder {
         if (this.mode === "hang") return;
         const status = this.mode === "ok" ? 200 : 500;
         const body = this.mode === "ok" ? "{}" : '{"__type":"InternalServiceError","message":"recorder told to fail"}';
-        res.writeHead(status, { "content-type": "application/x-amz-json-1.0", "x-amzn-requestid": "recorded" }).end(body);
+        res
+          .writeHead(status, { "content-type": "application/x-amz-json-1.0", "x-amzn-requestid": "recorded" })
+          .end(body);
       });
     });
   }

@@ -34,10 +34,19 @@ spec:
   });
 
   it("names the file and document when there is nothing to read", () => {
-    expect(() => readCrds("kind: ConfigMap\n", "cm.yaml")).toThrow(new CrdReadError("cm.yaml: no CustomResourceDefinition in it"));
+    expect(() => readCrds("kind: ConfigMap\n", "cm.yaml")).toThrow(
+      new CrdReadError("cm.yaml: no CustomResourceDefinition in it"),
+    );
     expect(() => readCrds("a: [", "bad.yaml")).toThrow(/bad\.yaml: document 1 is not valid YAML/);
-    expect(() => readCrds("apiVersion: apiextensions.k8s.io/v2\nkind: CustomResourceDefinition\n", "x.yaml")).toThrow(/x\.yaml: document 1: .* apiVersion apiextensions\.k8s\.io\/v2 is not one crdshift knows/);
-    expect(() => readCrds("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: { group: a.b, names: { plural: xs } }\n", "x.yaml")).toThrow(/spec\.names\.kind/);
+    expect(() => readCrds("apiVersion: apiextensions.k8s.io/v2\nkind: CustomResourceDefinition\n", "x.yaml")).toThrow(
+      /x\.yaml: document 1: .* apiVersion apiextensions\.k8s\.io\/v2 is not one crdshift knows/,
+    );
+    expect(() =>
+      readCrds(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: { group: a.b, names: { plural: xs } }\n",
+        "x.yaml",
+      ),
+    ).toThrow(/spec\.names\.kind/);
   });
 });
 
@@ -49,7 +58,12 @@ function readCrdsAsJson(yaml: string): unknown[] {
       apiVersion: "apiextensions.k8s.io/v1beta1",
       kind: "CustomResourceDefinition",
       metadata: { name: crd.name },
-      spec: { group: crd.group, names: { plural: crd.plural, kind: crd.kind }, validation: { openAPIV3Schema: crd.versions[0]!.schema }, versions: crd.versions.map((v) => ({ name: v.name, served: true, storage: v.storage })) },
+      spec: {
+        group: crd.group,
+        names: { plural: crd.plural, kind: crd.kind },
+        validation: { openAPIV3Schema: crd.versions[0]!.schema },
+        versions: crd.versions.map((v) => ({ name: v.name, served: true, storage: v.storage })),
+      },
     },
   ];
 }

@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { diffSchemas, isSameStructure } from "../../src/openapi/schema-diff";
 import type { OpenApiSchema } from "../../src/openapi/schema";
+import { diffSchemas, isSameStructure } from "../../src/openapi/schema-diff";
 import { readCrdFile } from "../codegen/generated";
 
-const object = (properties: Record<string, OpenApiSchema>, extra: OpenApiSchema = {}): OpenApiSchema => ({ type: "object", properties, ...extra });
+const object = (properties: Record<string, OpenApiSchema>, extra: OpenApiSchema = {}): OpenApiSchema => ({
+  type: "object",
+  properties,
+  ...extra,
+});
 
 describe("diffSchemas", () => {
   it("names the fields on one side only, and the ones whose type changed", () => {
@@ -23,15 +27,33 @@ describe("diffSchemas", () => {
   });
 
   it("walks into items and map values, and names the topmost field only", () => {
-    const a = object({ rules: { type: "array", items: object({ port: { type: "integer" }, deep: object({ x: { type: "string" } }) }) }, labels: { type: "object", additionalProperties: object({ a: { type: "string" } }) } });
-    const b = object({ rules: { type: "array", items: object({ port: { type: "string" } }) }, labels: { type: "object", additionalProperties: object({}) } });
-    expect(diffSchemas(a, b)).toEqual({ onlyA: ["rules[*].deep", "labels.*.a"], onlyB: [], changed: [{ path: "rules[*].port", a: "an integer", b: "a string" }] });
+    const a = object({
+      rules: { type: "array", items: object({ port: { type: "integer" }, deep: object({ x: { type: "string" } }) }) },
+      labels: { type: "object", additionalProperties: object({ a: { type: "string" } }) },
+    });
+    const b = object({
+      rules: { type: "array", items: object({ port: { type: "string" } }) },
+      labels: { type: "object", additionalProperties: object({}) },
+    });
+    expect(diffSchemas(a, b)).toEqual({
+      onlyA: ["rules[*].deep", "labels.*.a"],
+      onlyB: [],
+      changed: [{ path: "rules[*].port", a: "an integer", b: "a string" }],
+    });
   });
 
   it("lists nothing the other side keeps as an unknown field; any value against a typed one changed", () => {
-    expect(diffSchemas(object({ a: { type: "string" } }), object({}, { "x-kubernetes-preserve-unknown-fields": true })).onlyA).toEqual([]);
-    expect(diffSchemas(object({ a: { "x-kubernetes-preserve-unknown-fields": true } }), object({ a: { type: "string" } })).changed).toEqual([{ path: "a", a: "any value", b: "a string" }]);
-    expect(diffSchemas(object({ a: { type: "string", nullable: true } }), object({ a: { type: "string" } })).changed).toEqual([{ path: "a", a: "a string (nullable)", b: "a string" }]);
+    expect(
+      diffSchemas(object({ a: { type: "string" } }), object({}, { "x-kubernetes-preserve-unknown-fields": true }))
+        .onlyA,
+    ).toEqual([]);
+    expect(
+      diffSchemas(object({ a: { "x-kubernetes-preserve-unknown-fields": true } }), object({ a: { type: "string" } }))
+        .changed,
+    ).toEqual([{ path: "a", a: "any value", b: "a string" }]);
+    expect(
+      diffSchemas(object({ a: { type: "string", nullable: true } }), object({ a: { type: "string" } })).changed,
+    ).toEqual([{ path: "a", a: "a string (nullable)", b: "a string" }]);
     expect(diffSchemas(object({ "a.b": { type: "string" } }), object({})).onlyA).toEqual(['["a.b"]']);
   });
 });

@@ -22,17 +22,46 @@ describe("matchesSchema", () => {
     expect(matchesSchema("😀😀", name)).toBe(true);
     expect(matchesSchema("abc", name)).toBe(false);
     expect(matchesSchema("A", name)).toBe(false);
-    expect(firstViolation({ spec: { port: 0 } }, { type: "object", properties: { spec: { type: "object", properties: { port: { type: "integer", minimum: 0, exclusiveMinimum: true } } } } }, "")).toBe("spec.port: below the minimum");
+    expect(
+      firstViolation(
+        { spec: { port: 0 } },
+        {
+          type: "object",
+          properties: {
+            spec: { type: "object", properties: { port: { type: "integer", minimum: 0, exclusiveMinimum: true } } },
+          },
+        },
+        "",
+      ),
+    ).toBe("spec.port: below the minimum");
     expect(firstViolation({}, { type: "object", required: ["spec"] }, "")).toBe("spec: required");
   });
 
   it("checks list maps' keys and sets for duplicates, and junctors", () => {
-    const list: OpenApiSchema = { type: "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"], items: { type: "object" } };
-    expect(matchesSchema([{ name: "a", x: 1 }, { name: "a", x: 2 }], list)).toBe(false);
+    const list: OpenApiSchema = {
+      type: "array",
+      "x-kubernetes-list-type": "map",
+      "x-kubernetes-list-map-keys": ["name"],
+      items: { type: "object" },
+    };
+    expect(
+      matchesSchema(
+        [
+          { name: "a", x: 1 },
+          { name: "a", x: 2 },
+        ],
+        list,
+      ),
+    ).toBe(false);
     expect(matchesSchema([{ name: "a" }, { name: "b" }], list)).toBe(true);
     expect(matchesSchema(["a", "a"], { type: "array", "x-kubernetes-list-type": "set" })).toBe(false);
     const one: OpenApiSchema = { type: "object", oneOf: [{ required: ["a"] }, { required: ["b"] }] };
-    expect([{ a: 1 }, { b: 1 }, { a: 1, b: 1 }, {}].map((value) => matchesSchema(value, one))).toEqual([true, true, false, false]);
+    expect([{ a: 1 }, { b: 1 }, { a: 1, b: 1 }, {}].map((value) => matchesSchema(value, one))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(matchesSchema({ legacy: true }, { type: "object", not: { required: ["legacy"] } })).toBe(false);
   });
 });

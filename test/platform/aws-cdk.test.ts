@@ -1,7 +1,7 @@
+import { fileURLToPath } from "node:url";
 import { App, CfnParameter, Stack } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { CrdshiftWebhook, type CrdshiftWebhookProps } from "crdshift/aws-cdk";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 
 // Synthesized offline: no AWS credentials, no network. Synthesis takes seconds, and tens of
@@ -10,7 +10,10 @@ const SYNTH_TIMEOUT_MS = 120_000;
 // Any folder does as the asset: synthesis only hashes and copies it.
 const bundleDir = fileURLToPath(new URL("../fixtures/lambda-asset", import.meta.url));
 
-function synth(props: Partial<CrdshiftWebhookProps> = {}, configure?: (stack: Stack) => Partial<CrdshiftWebhookProps>): Template {
+function synth(
+  props: Partial<CrdshiftWebhookProps> = {},
+  configure?: (stack: Stack) => Partial<CrdshiftWebhookProps>,
+): Template {
   const stack = new Stack(new App(), "Test");
   new CrdshiftWebhook(stack, "Webhook", { bundleDir, ...props, ...configure?.(stack) });
   return Template.fromStack(stack);
@@ -42,23 +45,44 @@ describe("the CrdshiftWebhook construct (crdshift/aws-cdk)", () => {
 
   it("serves a function URL with auth type NONE, buffered, and both invoke permissions", () => {
     template.hasResourceProperties("AWS::Lambda::Url", { AuthType: "NONE", InvokeMode: "BUFFERED" });
-    template.hasResourceProperties("AWS::Lambda::Permission", { Action: "lambda:InvokeFunctionUrl", FunctionUrlAuthType: "NONE", Principal: "*" });
-    template.hasResourceProperties("AWS::Lambda::Permission", { Action: "lambda:InvokeFunction", InvokedViaFunctionUrl: true });
+    template.hasResourceProperties("AWS::Lambda::Permission", {
+      Action: "lambda:InvokeFunctionUrl",
+      FunctionUrlAuthType: "NONE",
+      Principal: "*",
+    });
+    template.hasResourceProperties("AWS::Lambda::Permission", {
+      Action: "lambda:InvokeFunction",
+      InvokedViaFunctionUrl: true,
+    });
   });
 
   it("writes metrics as EMF log lines by default, so the role needs nothing beyond writing logs", () => {
-    expect(fn().Environment.Variables).toMatchObject({ CRDSHIFT_METRICS: "emf", CRDSHIFT_METRICS_NAMESPACE: "crdshift" });
+    expect(fn().Environment.Variables).toMatchObject({
+      CRDSHIFT_METRICS: "emf",
+      CRDSHIFT_METRICS_NAMESPACE: "crdshift",
+    });
     template.resourceCountIs("AWS::IAM::Policy", 0);
     template.hasResourceProperties("AWS::IAM::Role", {
-      ManagedPolicyArns: [Match.objectLike({ "Fn::Join": Match.arrayWith([Match.arrayWith([Match.stringLikeRegexp("AWSLambdaBasicExecutionRole")])]) })],
+      ManagedPolicyArns: [
+        Match.objectLike({
+          "Fn::Join": Match.arrayWith([Match.arrayWith([Match.stringLikeRegexp("AWSLambdaBasicExecutionRole")])]),
+        }),
+      ],
     });
   });
 
   it("with PutMetricData chosen, may put metrics in its own namespace only", { timeout: SYNTH_TIMEOUT_MS }, () => {
-    const policies = Object.values(synth({ metrics: "cloudwatch", metricsNamespace: "team/crdshift" }).findResources("AWS::IAM::Policy"));
+    const policies = Object.values(
+      synth({ metrics: "cloudwatch", metricsNamespace: "team/crdshift" }).findResources("AWS::IAM::Policy"),
+    );
     expect(policies).toHaveLength(1);
     expect(policies[0]!.Properties.PolicyDocument.Statement).toEqual([
-      { Action: "cloudwatch:PutMetricData", Effect: "Allow", Resource: "*", Condition: { StringEquals: { "cloudwatch:namespace": "team/crdshift" } } },
+      {
+        Action: "cloudwatch:PutMetricData",
+        Effect: "Allow",
+        Resource: "*",
+        Condition: { StringEquals: { "cloudwatch:namespace": "team/crdshift" } },
+      },
     ]);
   });
 
@@ -73,13 +97,24 @@ describe("the CrdshiftWebhook construct (crdshift/aws-cdk)", () => {
     expect(Object.keys(outputs)).toEqual(["WebhookUrlPrefix"]);
     expect(JSON.stringify(outputs)).not.toContain("PathToken");
     const [, parts] = outputs.WebhookUrlPrefix!.Value["Fn::Join"];
-    expect(parts).toEqual([{ "Fn::GetAtt": [expect.stringMatching(/^WebhookFunctionFunctionUrl/), "FunctionUrl"] }, "convert/"]);
+    expect(parts).toEqual([
+      { "Fn::GetAtt": [expect.stringMatching(/^WebhookFunctionFunctionUrl/), "FunctionUrl"] },
+      "convert/",
+    ]);
   });
 
-  it("takes the token from another parameter of the app instead, and refuses a literal one", { timeout: SYNTH_TIMEOUT_MS }, () => {
-    const own = synth({}, (stack) => ({ token: new CfnParameter(stack, "TeamToken", { type: "String", noEcho: true }).valueAsString }));
-    expect(Object.keys(own.findParameters("*")).filter((name) => !name.startsWith("BootstrapVersion"))).toEqual(["TeamToken"]);
-    expect(Object.values(own.findResources("AWS::Lambda::Function"))[0]!.Properties.Environment.Variables.CRDSHIFT_TOKEN).toEqual({ Ref: "TeamToken" });
+  it("takes the token from another parameter of the app instead, and refuses a literal one", {
+    timeout: SYNTH_TIMEOUT_MS,
+  }, () => {
+    const own = synth({}, (stack) => ({
+      token: new CfnParameter(stack, "TeamToken", { type: "String", noEcho: true }).valueAsString,
+    }));
+    expect(Object.keys(own.findParameters("*")).filter((name) => !name.startsWith("BootstrapVersion"))).toEqual([
+      "TeamToken",
+    ]);
+    expect(
+      Object.values(own.findResources("AWS::Lambda::Function"))[0]!.Properties.Environment.Variables.CRDSHIFT_TOKEN,
+    ).toEqual({ Ref: "TeamToken" });
     expect(() => synth({ token: "plain-text-token-0123456789" })).toThrow("token must be a CloudFormation reference");
   });
 
@@ -90,8 +125,11 @@ describe("the CrdshiftWebhook construct (crdshift/aws-cdk)", () => {
   });
 
   it("passes more settings to the function, but not over its own", { timeout: SYNTH_TIMEOUT_MS }, () => {
-    const vars = Object.values(synth({ environment: { CRDSHIFT_ALLOWED_SOURCES: "10.0.0.0/8", CRDSHIFT_TOKEN: "sneaked-in-0123456789" } }).findResources("AWS::Lambda::Function"))[0]!
-      .Properties.Environment.Variables;
+    const vars = Object.values(
+      synth({
+        environment: { CRDSHIFT_ALLOWED_SOURCES: "10.0.0.0/8", CRDSHIFT_TOKEN: "sneaked-in-0123456789" },
+      }).findResources("AWS::Lambda::Function"),
+    )[0]!.Properties.Environment.Variables;
     expect(vars.CRDSHIFT_ALLOWED_SOURCES).toBe("10.0.0.0/8");
     expect(vars.CRDSHIFT_TOKEN).toEqual({ Ref: "PathToken" });
   });

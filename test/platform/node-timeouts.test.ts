@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import { describe, expect, it } from "vitest";
-import { NODE_TIMEOUTS, applyNodeTimeouts } from "../../src/platform/node-timeouts";
+import { applyNodeTimeouts, NODE_TIMEOUTS } from "../../src/platform/node-timeouts";
 
 /** The Go client's idle connection timeout (client-go's transport) and its call timeout. */
 const APISERVER_IDLE_MS = 90_000;
@@ -14,6 +14,8 @@ describe("the Node server's timeouts", () => {
     expect(server.headersTimeout).toBeGreaterThan(APISERVER_CALL_MS);
     // Node refuses headersTimeout > requestTimeout when both are given to createServer.
     expect(server.requestTimeout).toBeGreaterThanOrEqual(server.headersTimeout);
-    expect(() => createServer({ headersTimeout: NODE_TIMEOUTS.headersTimeoutMs, requestTimeout: NODE_TIMEOUTS.requestTimeoutMs })).not.toThrow();
+    expect(() =>
+      createServer({ headersTimeout: NODE_TIMEOUTS.headersTimeoutMs, requestTimeout: NODE_TIMEOUTS.requestTimeoutMs }),
+    ).not.toThrow();
   });
 });

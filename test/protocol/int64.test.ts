@@ -1,6 +1,6 @@
-import * as z from "zod";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { decodeJson, encodeJson } from "../../src/protocol";
 import { createRegistry, defineKind } from "../../src/registry";
 import { post, testApp } from "../helpers";
@@ -25,7 +25,12 @@ function body(total: string, extra = "") {
 describe("integers beyond 2^53 come back byte-exact", () => {
   const { app } = testApp({ registry: createRegistry([quantity]) });
 
-  for (const total of ["9007199254740993", "-9223372036854775808", "9223372036854775807", "123456789012345678901234567890"]) {
+  for (const total of [
+    "9007199254740993",
+    "-9223372036854775808",
+    "9223372036854775807",
+    "123456789012345678901234567890",
+  ]) {
     it(`${total}, converted by a converter and passed through untouched`, async () => {
       const res = await post(app, body(total));
       const text = await res.text();
@@ -43,7 +48,10 @@ describe("integers beyond 2^53 come back byte-exact", () => {
       versions: { v1: z.looseObject({}), v2: z.looseObject({}) },
       converters: { v1: { v2: (o) => ((seen = (o as any).n), o) }, v2: { v1: (o) => o } },
     });
-    const res = await post(testApp({ registry: createRegistry([spy]) }).app, `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"spy.example.com/v2","objects":[{"apiVersion":"spy.example.com/v1","kind":"Spy","n":18446744073709551615}]}}`);
+    const res = await post(
+      testApp({ registry: createRegistry([spy]) }).app,
+      `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"spy.example.com/v2","objects":[{"apiVersion":"spy.example.com/v1","kind":"Spy","n":18446744073709551615}]}}`,
+    );
     expect(res.status).toBe(200);
     expect(seen).toBe(18446744073709551615n);
   });
@@ -52,16 +60,24 @@ describe("integers beyond 2^53 come back byte-exact", () => {
     const text = '{"a":"1234567890123456","b":12,"c":[1.25,true,null],"d":1234567890123456e-3}';
     const decoded = decodeJson(text);
     expect(decoded.lossless).toBe(false);
-    expect(encodeJson(decoded.value)).toBe('{"a":"1234567890123456","b":12,"c":[1.25,true,null],"d":1234567890123.456}');
+    expect(encodeJson(decoded.value)).toBe(
+      '{"a":"1234567890123456","b":12,"c":[1.25,true,null],"d":1234567890123.456}',
+    );
   });
 
   it("property: any int64 and any safe number survive decode + encode exactly", () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.double({ noNaN: true, noDefaultInfinity: true }), (big, double) => {
-        const text = `{"i":${big},"d":${JSON.stringify(double)}}`;
-        const decoded = decodeJson(text);
-        expect(encodeJson(decoded.value, decoded.lossless)).toBe(`{"i":${big},"d":${JSON.stringify(double === 0 ? 0 : double)}}`);
-      }),
+      fc.property(
+        fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        (big, double) => {
+          const text = `{"i":${big},"d":${JSON.stringify(double)}}`;
+          const decoded = decodeJson(text);
+          expect(encodeJson(decoded.value, decoded.lossless)).toBe(
+            `{"i":${big},"d":${JSON.stringify(double === 0 ? 0 : double)}}`,
+          );
+        },
+      ),
     );
   });
 
@@ -74,7 +90,9 @@ describe("integers beyond 2^53 come back byte-exact", () => {
     const deep = "[".repeat(10_000) + "]".repeat(10_000);
     const res = await post(app, body("1", `,"deep":${deep}`));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "body is nested 10005 levels deep, over the limit of 10000 (CRDSHIFT_MAX_DEPTH)" });
+    expect(await res.json()).toEqual({
+      error: "body is nested 10005 levels deep, over the limit of 10000 (CRDSHIFT_MAX_DEPTH)",
+    });
     // Brackets inside strings are text, not nesting.
     expect((await post(app, body("1", `,"text":${JSON.stringify(deep)}`))).status).toBe(200);
   });
@@ -93,7 +111,10 @@ describe("with the depth limit raised, every step below it stays iterative", () 
   });
 
   it("deep nesting inside metadata, which the engine copies for the converter, comes back unchanged", async () => {
-    const text = body("1").replace('"metadata":{"name":"c"}', `"metadata":{"name":"c","ownerReferences":${deep(50_000)}}`);
+    const text = body("1").replace(
+      '"metadata":{"name":"c"}',
+      `"metadata":{"name":"c","ownerReferences":${deep(50_000)}}`,
+    );
     const res = await post(app, text);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain(`"metadata":{"name":"c","ownerReferences":${deep(50_000)}}`);

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { parse as losslessParse } from "lossless-json";
 import { describe, expect, it } from "vitest";
-import { JsonError, OutOfRange, decodeJson, encodeJson } from "../../src/protocol/json";
+import { decodeJson, encodeJson, JsonError, OutOfRange } from "../../src/protocol/json";
 import { printJson } from "../../src/protocol/json-print";
 import { findSyntaxError } from "../../src/protocol/json-syntax";
 
@@ -31,10 +31,17 @@ describe("the iterative printer writes what JSON.stringify writes", () => {
       fc.constant(-0),
       fc.constant(Number.NaN),
       fc.constant(Number.NEGATIVE_INFINITY),
+      // biome-ignore lint/suspicious/noSparseArray: a hole is one of the values a converter may return
       fc.constant([1, , 3]),
     );
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: "small" }, fc.jsonValue(), odd, fc.array(tie("node")), fc.dictionary(fc.string(), tie("node"))),
+      node: fc.oneof(
+        { depthSize: "small" },
+        fc.jsonValue(),
+        odd,
+        fc.array(tie("node")),
+        fc.dictionary(fc.string(), tie("node")),
+      ),
     })).node;
     fc.assert(
       fc.property(value, (v) => {
@@ -53,7 +60,9 @@ describe("the iterative printer writes what JSON.stringify writes", () => {
   });
 
   it("prints bigint as the integer it is, and refuses a cycle as JSON.stringify does", () => {
-    expect(printJson({ a: [18446744073709551615n, -9223372036854775808n] })).toBe('{"a":[18446744073709551615,-9223372036854775808]}');
+    expect(printJson({ a: [18446744073709551615n, -9223372036854775808n] })).toBe(
+      '{"a":[18446744073709551615,-9223372036854775808]}',
+    );
     const cycle: Record<string, unknown> = { a: {} };
     (cycle.a as Record<string, unknown>).back = cycle;
     expect(() => printJson(cycle)).toThrow(TypeError);
@@ -91,31 +100,43 @@ describe("reading numbers that JSON.parse would change", () => {
   it("refuses a number beyond a double's range by default, saying where and not what", () => {
     for (const [text, position] of [
       ['{"a":1e400}', 5],
-      ['[-1E+400]', 1],
-      ['[1, 1e-400]', 4],
+      ["[-1E+400]", 1],
+      ["[1, 1e-400]", 4],
       [`[${"9".repeat(400)}.5]`, 1],
       [`[0.${"0".repeat(400)}1]`, 1],
     ] as const) {
-      expect(() => decodeJson(text)).toThrow(new JsonError(`body holds a number beyond the range of a 64-bit float at position ${position}`));
+      expect(() => decodeJson(text)).toThrow(
+        new JsonError(`body holds a number beyond the range of a 64-bit float at position ${position}`),
+      );
     }
   });
 
   it("marks it when asked, so that the object holding it can be named", () => {
     const decoded = decodeJson('{"a":[1e400,-1e400,1e-400,1,12345678901234567890]}', { outOfRange: "mark" });
     expect(decoded.outOfRange).toBe(true);
-    expect(decoded.value).toEqual({ a: [new OutOfRange(true), new OutOfRange(true), new OutOfRange(false), 1, 12345678901234567890n] });
+    expect(decoded.value).toEqual({
+      a: [new OutOfRange(true), new OutOfRange(true), new OutOfRange(false), 1, 12345678901234567890n],
+    });
   });
 
   it("property: every number keeps its value, or is marked out of range", () => {
-    const mantissa = fc.tuple(fc.constantFrom("", "-"), fc.stringMatching(/^(0|[1-9]\d{0,40})$/), fc.option(fc.stringMatching(/^\d{1,40}$/), { nil: undefined }));
-    const exponent = fc.option(fc.tuple(fc.constantFrom("e", "E"), fc.constantFrom("", "+", "-"), fc.integer({ min: 0, max: 1200 })), { nil: undefined });
+    const mantissa = fc.tuple(
+      fc.constantFrom("", "-"),
+      fc.stringMatching(/^(0|[1-9]\d{0,40})$/),
+      fc.option(fc.stringMatching(/^\d{1,40}$/), { nil: undefined }),
+    );
+    const exponent = fc.option(
+      fc.tuple(fc.constantFrom("e", "E"), fc.constantFrom("", "+", "-"), fc.integer({ min: 0, max: 1200 })),
+      { nil: undefined },
+    );
     fc.assert(
       fc.property(mantissa, exponent, ([sign, whole, fraction], e) => {
         const digits = `${whole}${fraction ?? ""}`;
         const token = `${sign}${whole}${fraction === undefined ? "" : `.${fraction}`}${e ? `${e[0]}${e[1]}${e[2]}` : ""}`;
         const [value] = decodeJson(`[${token}]`, { outOfRange: "mark" }).value as unknown[];
         const double = Number(token);
-        if (!Number.isFinite(double) || (double === 0 && /[1-9]/.test(digits))) expect(value).toBeInstanceOf(OutOfRange);
+        if (!Number.isFinite(double) || (double === 0 && /[1-9]/.test(digits)))
+          expect(value).toBeInstanceOf(OutOfRange);
         else if (fraction === undefined && !e && !Number.isSafeInteger(double)) expect(value).toBe(BigInt(token));
         else expect(value).toBe(double);
       }),
@@ -124,7 +145,8 @@ describe("reading numbers that JSON.parse would change", () => {
   });
 
   it("property: reads any document as lossless-json reads it (integers beyond 2^53 as bigint, the last of repeated keys)", () => {
-    const exactly = (text: string) => (Number.isSafeInteger(Number(text)) || !/^-?\d+$/.test(text) ? Number(text) : BigInt(text));
+    const exactly = (text: string) =>
+      Number.isSafeInteger(Number(text)) || !/^-?\d+$/.test(text) ? Number(text) : BigInt(text);
     const big = fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String);
     const double = fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d));
     const document = fc.letrec((tie) => ({
@@ -134,12 +156,17 @@ describe("reading numbers that JSON.parse would change", () => {
         big,
         double,
         fc.array(tie("v"), { maxLength: 4 }).map((items) => `[${items.join(",")}]`),
-        fc.array(fc.tuple(fc.constantFrom("a", "b", "__proto__", ""), tie("v")), { maxLength: 4 }).map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`),
+        fc
+          .array(fc.tuple(fc.constantFrom("a", "b", "__proto__", ""), tie("v")), { maxLength: 4 })
+          .map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`),
       ),
     })).v;
     fc.assert(
       fc.property(document, (text) => {
-        const reference = losslessParse(text, null, { parseNumber: exactly, onDuplicateKey: ({ newValue }) => newValue });
+        const reference = losslessParse(text, null, {
+          parseNumber: exactly,
+          onDuplicateKey: ({ newValue }) => newValue,
+        });
         expect(isDeepStrictEqual(decodeJson(text).value, reference)).toBe(true);
       }),
       { numRuns: 500 },
@@ -147,7 +174,7 @@ describe("reading numbers that JSON.parse would change", () => {
   });
 
   it("a number where a name belongs stays an error, and no string passes for a number", () => {
-    expect(() => decodeJson('{12345678901234567890:1}')).toThrow(JsonError);
+    expect(() => decodeJson("{12345678901234567890:1}")).toThrow(JsonError);
     expect(() => decodeJson('{"a":1,12345678901234567890:1}')).toThrow(JsonError);
     const decoded = decodeJson('{"a":"\\u0001x:0","b":[12345678901234567890,"\\u00010"]}');
     expect(decoded.value).toEqual({ a: "\u0001x:0", b: [12345678901234567890n, "\u00010"] });
@@ -160,13 +187,18 @@ describe("reading numbers that JSON.parse would change", () => {
 
 describe("a text that is not JSON", () => {
   const jsonish = fc.stringMatching(/^[\s{}[\]":,0-9eE+\-.a-z\\]{0,30}$/);
-  const damaged = fc.tuple(fc.jsonValue(), fc.nat(), fc.constantFrom("", "}", "]", ",", ":", '"', "\\", "NaN", "1e400", "01", "\u0000", "-", "tru"), fc.nat({ max: 3 })).map(
-    ([value, at, insert, cut]) => {
+  const damaged = fc
+    .tuple(
+      fc.jsonValue(),
+      fc.nat(),
+      fc.constantFrom("", "}", "]", ",", ":", '"', "\\", "NaN", "1e400", "01", "\u0000", "-", "tru"),
+      fc.nat({ max: 3 }),
+    )
+    .map(([value, at, insert, cut]) => {
       const text = JSON.stringify(value);
       const i = at % (text.length + 1);
       return text.slice(0, i) + insert + text.slice(Math.min(text.length, i + cut));
-    },
-  );
+    });
 
   it("is refused exactly when JSON.parse refuses it, at a position within the text", () => {
     fc.assert(
@@ -187,7 +219,13 @@ describe("a text that is not JSON", () => {
 
   it("is reported by where and what, quoting nothing of it", () => {
     const secret = "hunter2-s3cret";
-    for (const text of [`{"dbPassword":"${secret}","x":NaN}`, `{"dbPassword":"${secret}",x:1}`, `{"dbPassword":"${secret}"`, `{"dbPassword":"${secret}`, `{"dbPassword":"${secret}\n"}`]) {
+    for (const text of [
+      `{"dbPassword":"${secret}","x":NaN}`,
+      `{"dbPassword":"${secret}",x:1}`,
+      `{"dbPassword":"${secret}"`,
+      `{"dbPassword":"${secret}`,
+      `{"dbPassword":"${secret}\n"}`,
+    ]) {
       let message = "";
       try {
         decodeJson(text);
@@ -197,6 +235,8 @@ describe("a text that is not JSON", () => {
       expect(message).toMatch(/^body is not valid JSON: [a-z ,'{}[\]:()\\]+ at position \d+$/);
       expect(message).not.toContain(secret.slice(0, 4));
     }
-    expect(() => decodeJson('{"dbPassword":"hunter2","x":NaN}')).toThrow("body is not valid JSON: unexpected character where a value should start at position 28");
+    expect(() => decodeJson('{"dbPassword":"hunter2","x":NaN}')).toThrow(
+      "body is not valid JSON: unexpected character where a value should start at position 28",
+    );
   });
 });

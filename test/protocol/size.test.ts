@@ -6,7 +6,9 @@ describe("the size of a reply as Lambda carries it", () => {
   it("equals the UTF-8 length of the text JSON-encoded as a string, minus its quotes", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme" }), (text) => {
-        expect(embeddedJsonBytes(text)).toBeLessThanOrEqual(Buffer.byteLength(JSON.stringify(text)) - 2 + countControls(text) * 4);
+        expect(embeddedJsonBytes(text)).toBeLessThanOrEqual(
+          Buffer.byteLength(JSON.stringify(text)) - 2 + countControls(text) * 4,
+        );
         expect(embeddedJsonBytes(text)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(text)) - 2);
       }),
     );

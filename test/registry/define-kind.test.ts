@@ -1,7 +1,7 @@
+import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import * as zm from "zod/mini";
-import { describe, expect, it } from "vitest";
-import { DefinitionError, createRegistry, defineKind } from "../../src/registry";
+import { createRegistry, DefinitionError, defineKind } from "../../src/registry";
 
 const any = z.looseObject({});
 const id = <T>(o: T) => o;
@@ -9,7 +9,10 @@ const base = { group: "routes.example.com", kind: "Thing" } as const;
 
 /** The converter names a route runs through, from its steps. */
 function path(def: ReturnType<typeof defineKind>, from: string, to: string) {
-  return def.route(from, to)?.map((s) => `${s.from}>${s.to}`).join(" ");
+  return def
+    .route(from, to)
+    ?.map((s) => `${s.from}>${s.to}`)
+    .join(" ");
 }
 
 describe("defineKind routes any version to any other over the fewest converters", () => {
@@ -52,8 +55,14 @@ describe("defineKind routes any version to any other over the fewest converters"
   it("takes zod/mini schemas too", () => {
     const def = defineKind({
       ...base,
-      versions: { v1: zm.looseObject({ a: zm.optional(zm.string()) }), v2: zm.looseObject({ b: zm.optional(zm.string()) }) },
-      converters: { v1: { v2: ({ a, ...rest }) => ({ ...rest, b: a }) }, v2: { v1: ({ b, ...rest }) => ({ ...rest, a: b }) } },
+      versions: {
+        v1: zm.looseObject({ a: zm.optional(zm.string()) }),
+        v2: zm.looseObject({ b: zm.optional(zm.string()) }),
+      },
+      converters: {
+        v1: { v2: ({ a, ...rest }) => ({ ...rest, b: a }) },
+        v2: { v1: ({ b, ...rest }) => ({ ...rest, a: b }) },
+      },
     });
     expect(path(def, "v1", "v2")).toBe("v1>v2");
   });
@@ -63,7 +72,12 @@ describe("defineKind refuses a broken definition at load time, naming what is wr
   const cases: Array<[string, () => unknown, string]> = [
     [
       "a version no converter reaches",
-      () => defineKind({ ...base, versions: { v1: any, v2: any, v3: any }, converters: { v1: { v2: id }, v2: { v1: id } } }),
+      () =>
+        defineKind({
+          ...base,
+          versions: { v1: any, v2: any, v3: any },
+          converters: { v1: { v2: id }, v2: { v1: id } },
+        }),
       "Thing.routes.example.com: no chain of converters for v1 -> v3, v2 -> v3, v3 -> v1, v3 -> v2; every version must reach every other one",
     ],
     [
@@ -81,12 +95,32 @@ describe("defineKind refuses a broken definition at load time, naming what is wr
       () => defineKind({ ...base, versions: { v1: any }, converters: { v1: { v9: id } } as never }),
       'Thing.routes.example.com: converter v1 -> v9 names "v9", which is not one of its versions',
     ],
-    ["a group without a dot", () => defineKind({ group: "example", kind: "Thing", versions: { v1: any }, converters: {} }), "group must be a DNS subdomain with at least one dot"],
-    ["a bad kind", () => defineKind({ group: "a.b", kind: "my-thing", versions: { v1: any }, converters: {} }), "kind must be a CamelCase name"],
-    ["a bad version name", () => defineKind({ ...base, versions: { V1: any }, converters: {} }), 'version name "V1" is not a valid CRD version name'],
+    [
+      "a group without a dot",
+      () => defineKind({ group: "example", kind: "Thing", versions: { v1: any }, converters: {} }),
+      "group must be a DNS subdomain with at least one dot",
+    ],
+    [
+      "a bad kind",
+      () => defineKind({ group: "a.b", kind: "my-thing", versions: { v1: any }, converters: {} }),
+      "kind must be a CamelCase name",
+    ],
+    [
+      "a bad version name",
+      () => defineKind({ ...base, versions: { V1: any }, converters: {} }),
+      'version name "V1" is not a valid CRD version name',
+    ],
     ["no versions", () => defineKind({ ...base, versions: {}, converters: {} }), "at least one version is required"],
-    ["a version without a schema", () => defineKind({ ...base, versions: { v1: {} as never }, converters: {} }), "version v1 needs a zod schema"],
-    ["a converter that is not a function", () => defineKind({ ...base, versions: { v1: any, v2: any }, converters: { v1: { v2: "x" as never } } }), "converter v1 -> v2 is not a function"],
+    [
+      "a version without a schema",
+      () => defineKind({ ...base, versions: { v1: {} as never }, converters: {} }),
+      "version v1 needs a zod schema",
+    ],
+    [
+      "a converter that is not a function",
+      () => defineKind({ ...base, versions: { v1: any, v2: any }, converters: { v1: { v2: "x" as never } } }),
+      "converter v1 -> v2 is not a function",
+    ],
   ];
   for (const [what, define, message] of cases) {
     it(what, () => {

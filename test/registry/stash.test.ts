@@ -6,12 +6,20 @@ const { app } = testApp();
 
 describe("lossless round trips through the stash annotation (example.com v1 protocol)", () => {
   it("v1 -> v1alpha1 -> v1 keeps protocol, and the annotation is gone once it is back", async () => {
-    const v1 = cronTab("v1", "web", { host: "example.com", port: "443", protocol: "TCP" }, { annotations: { "team.example.com/owner": "ops" } });
+    const v1 = cronTab(
+      "v1",
+      "web",
+      { host: "example.com", port: "443", protocol: "TCP" },
+      { annotations: { "team.example.com/owner": "ops" } },
+    );
     const down = await convertOk(app, review("example.com/v1alpha1", [v1]));
     const old = down.objects[0] as any;
     expect(old).toMatchObject({ apiVersion: "example.com/v1alpha1", endpoint: "example.com:443" });
     expect(old).not.toHaveProperty("protocol");
-    expect(old.metadata.annotations).toEqual({ "team.example.com/owner": "ops", [STASH_ANNOTATION]: '{"protocol":"TCP"}' });
+    expect(old.metadata.annotations).toEqual({
+      "team.example.com/owner": "ops",
+      [STASH_ANNOTATION]: '{"protocol":"TCP"}',
+    });
 
     const up = await convertOk(app, review("example.com/v1", [old]));
     const back = up.objects[0] as any;
@@ -33,7 +41,9 @@ describe("lossless round trips through the stash annotation (example.com v1 prot
 
   it("refuses an annotation edited into something crdshift did not write", () => {
     const edited = { metadata: { annotations: { [STASH_ANNOTATION]: "{oops" } } };
-    expect(() => unstashFields(edited)).toThrow(`annotation ${STASH_ANNOTATION} is not the JSON crdshift wrote; was it edited by hand?`);
+    expect(() => unstashFields(edited)).toThrow(
+      `annotation ${STASH_ANNOTATION} is not the JSON crdshift wrote; was it edited by hand?`,
+    );
   });
 
   it("merges what several hops keep, and clears an emptied map explicitly", () => {
@@ -45,9 +55,17 @@ describe("lossless round trips through the stash annotation (example.com v1 prot
   });
 
   it("keeps integers beyond 2^53 exact, as bigint, both ways", () => {
-    const stashed = stashFields({ metadata: {} }, { replicasMax: 9223372036854775807n, floor: [-9007199254740993n, 1] });
-    expect((stashed as any).metadata.annotations).toEqual({ [STASH_ANNOTATION]: '{"replicasMax":9223372036854775807,"floor":[-9007199254740993,1]}' });
-    expect(unstashFields(stashed).fields).toEqual({ replicasMax: 9223372036854775807n, floor: [-9007199254740993n, 1] });
+    const stashed = stashFields(
+      { metadata: {} },
+      { replicasMax: 9223372036854775807n, floor: [-9007199254740993n, 1] },
+    );
+    expect((stashed as any).metadata.annotations).toEqual({
+      [STASH_ANNOTATION]: '{"replicasMax":9223372036854775807,"floor":[-9007199254740993,1]}',
+    });
+    expect(unstashFields(stashed).fields).toEqual({
+      replicasMax: 9223372036854775807n,
+      floor: [-9007199254740993n, 1],
+    });
   });
 
   it("keeps a stashed field named __proto__ as a field", () => {

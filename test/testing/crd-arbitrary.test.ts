@@ -6,7 +6,12 @@ import { crdObjectArbitrary, crdValueArbitrary } from "../../src/testing/crd-arb
 import { deepCrd } from "../codegen/deep-crd";
 import { readCrdFile } from "../codegen/generated";
 
-const FILES = ["test/fixtures/crds/widgets.example.com.yaml", "test/fixtures/crds/gadgets.example.com.yaml", "examples/crds/crontabs.example.com.yaml", "examples/crds/crontabs.stable.example.com.yaml"];
+const FILES = [
+  "test/fixtures/crds/widgets.example.com.yaml",
+  "test/fixtures/crds/gadgets.example.com.yaml",
+  "examples/crds/crontabs.example.com.yaml",
+  "examples/crds/crontabs.stable.example.com.yaml",
+];
 const crds = [...FILES.flatMap(readCrdFile), deepCrd(20)];
 
 describe("crdObjectArbitrary", () => {
@@ -15,7 +20,12 @@ describe("crdObjectArbitrary", () => {
       for (const version of crd.versions) {
         fc.assert(
           fc.property(crdObjectArbitrary(version.schema), (body) => {
-            const object = { apiVersion: `${crd.group}/${version.name}`, kind: crd.kind, metadata: { name: "a" }, ...body };
+            const object = {
+              apiVersion: `${crd.group}/${version.name}`,
+              kind: crd.kind,
+              metadata: { name: "a" },
+              ...body,
+            };
             expect(firstViolation(object, version.schema!, ""), `${crd.name} ${version.name}`).toBeUndefined();
           }),
           { numRuns: 100 },
@@ -26,7 +36,9 @@ describe("crdObjectArbitrary", () => {
 
   it("reaches what a stricter registry would trip on: int64 beyond 2^53, astral characters, __proto__ keys, nulls, partial objects", () => {
     const widget = readCrdFile("test/fixtures/crds/widgets.example.com.yaml")[0]!.versions[1]!.schema;
-    const samples = fc.sample(crdObjectArbitrary(widget), { numRuns: 600, seed: 42 }) as Array<{ spec: Record<string, any> }>;
+    const samples = fc.sample(crdObjectArbitrary(widget), { numRuns: 600, seed: 42 }) as Array<{
+      spec: Record<string, any>;
+    }>;
     const specs = samples.map((sample) => sample.spec);
     expect(specs.some((spec) => typeof spec.bytes === "bigint")).toBe(true);
     expect(specs.some((spec) => typeof spec.size === "bigint")).toBe(false); // bounded to 100000
@@ -34,7 +46,9 @@ describe("crdObjectArbitrary", () => {
     expect(specs.some((spec) => spec.labels && Object.keys(spec.labels).includes("__proto__"))).toBe(true);
     expect(specs.some((spec) => spec.note === null)).toBe(true);
     expect(specs.every((spec) => spec.name === undefined || typeof spec.name === "string")).toBe(true);
-    const partial = fc.sample(crdObjectArbitrary(widget, { partial: true }), { numRuns: 200, seed: 42 }) as Array<{ spec?: Record<string, unknown> }>;
+    const partial = fc.sample(crdObjectArbitrary(widget, { partial: true }), { numRuns: 200, seed: 42 }) as Array<{
+      spec?: Record<string, unknown>;
+    }>;
     expect(partial.some((object) => object.spec === undefined || object.spec.size === undefined)).toBe(true);
   });
 
@@ -43,7 +57,11 @@ describe("crdObjectArbitrary", () => {
       type: "array",
       "x-kubernetes-list-type": "map",
       "x-kubernetes-list-map-keys": ["name"],
-      items: { type: "object", required: ["name"], properties: { name: { type: "string", enum: ["a", "b", "c"] }, port: { type: "integer" } } },
+      items: {
+        type: "object",
+        required: ["name"],
+        properties: { name: { type: "string", enum: ["a", "b", "c"] }, port: { type: "integer" } },
+      },
     };
     fc.assert(
       fc.property(crdValueArbitrary(ports, { partial: true }), (list) => {
@@ -55,9 +73,20 @@ describe("crdObjectArbitrary", () => {
   });
 
   it("terminates below its depth limit even where an entry count or oneOf needs optional fields", () => {
-    const needy: OpenApiSchema = { type: "object", minProperties: 1, oneOf: [{ required: ["a"] }, { required: ["b"] }], properties: { a: { type: "string" }, b: { type: "string" } } };
-    const deep: OpenApiSchema = { type: "object", required: ["x"], properties: { x: { type: "object", required: ["y"], properties: { y: needy } } } };
-    const values = fc.sample(crdValueArbitrary(deep, { maxDepth: 0 }), 50) as Array<{ x: { y: Record<string, unknown> } }>;
+    const needy: OpenApiSchema = {
+      type: "object",
+      minProperties: 1,
+      oneOf: [{ required: ["a"] }, { required: ["b"] }],
+      properties: { a: { type: "string" }, b: { type: "string" } },
+    };
+    const deep: OpenApiSchema = {
+      type: "object",
+      required: ["x"],
+      properties: { x: { type: "object", required: ["y"], properties: { y: needy } } },
+    };
+    const values = fc.sample(crdValueArbitrary(deep, { maxDepth: 0 }), 50) as Array<{
+      x: { y: Record<string, unknown> };
+    }>;
     for (const value of values) expect(Object.keys(value.x.y)).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
 import { afterAll, describe, expect, it } from "vitest";
+import * as z from "zod/mini";
 import { registry as examples } from "../../examples";
 import { defineKind } from "../../src/registry";
 import { assertMatchesCrd, checkAgainstCrd } from "../../src/testing/crd-check";
@@ -14,7 +14,12 @@ afterAll(() => scratch.remove());
 /** A Widget kind whose v1 schema is `spec`, the same for v1beta1, with copying converters. */
 function widgetWith(spec: z.ZodMiniType) {
   const schema = z.looseObject({ spec: z.optional(spec) });
-  return defineKind({ group: "example.com", kind: "Widget", versions: { v1: schema, v1beta1: schema }, converters: { v1: { v1beta1: (o) => o }, v1beta1: { v1: (o) => o } } });
+  return defineKind({
+    group: "example.com",
+    kind: "Widget",
+    versions: { v1: schema, v1beta1: schema },
+    converters: { v1: { v1beta1: (o) => o }, v1beta1: { v1: (o) => o } },
+  });
 }
 
 describe("checkAgainstCrd", () => {
@@ -35,16 +40,28 @@ describe("checkAgainstCrd", () => {
   });
 
   it("fails a schema stricter than the CRD, naming the version, the field and a shrunk object", async () => {
-    const number = await checkAgainstCrd([widgetWith(z.looseObject({ bytes: z.optional(z.number()) }))], widgetCrd!, { seed: 1 });
-    expect(number.failure).toMatch(/^Widget\.example\.com v1: the registry's schema refuses an object the CRD accepts: spec\.bytes: Invalid input \(expected number, got a bigint\)\n/);
+    const number = await checkAgainstCrd([widgetWith(z.looseObject({ bytes: z.optional(z.number()) }))], widgetCrd!, {
+      seed: 1,
+    });
+    expect(number.failure).toMatch(
+      /^Widget\.example\.com v1: the registry's schema refuses an object the CRD accepts: spec\.bytes: Invalid input \(expected number, got a bigint\)\n/,
+    );
     expect(number.failure).toMatch(/\n {2}object: \{.*"bytes":-?\d{16,}.*\}\n/);
 
-    const enumeration = await checkAgainstCrd([widgetWith(z.looseObject({ mode: z.optional(z.enum(["Small"])) }))], widgetCrd!, { seed: 1 });
-    expect(enumeration.failure).toMatch(/^Widget\.example\.com v1: the registry's schema refuses an object the CRD accepts( \(a partial object, as server-side apply sends\))?: spec\.mode: /);
+    const enumeration = await checkAgainstCrd(
+      [widgetWith(z.looseObject({ mode: z.optional(z.enum(["Small"])) }))],
+      widgetCrd!,
+      { seed: 1 },
+    );
+    expect(enumeration.failure).toMatch(
+      /^Widget\.example\.com v1: the registry's schema refuses an object the CRD accepts( \(a partial object, as server-side apply sends\))?: spec\.mode: /,
+    );
     expect(enumeration.failure).toContain('"spec":{"mode":"Large"}');
 
     const required = await checkAgainstCrd([widgetWith(z.looseObject({ size: z.number() }))], widgetCrd!, { seed: 1 });
-    expect(required.failure).toMatch(/^Widget\.example\.com v1: the registry's schema refuses an object the CRD accepts \(a partial object, as server-side apply sends\): spec\.size: /);
+    expect(required.failure).toMatch(
+      /^Widget\.example\.com v1: the registry's schema refuses an object the CRD accepts \(a partial object, as server-side apply sends\): spec\.size: /,
+    );
   });
 
   it("fails generated copies between versions that differ, naming the field lost and those to handle; passes once they are written", async () => {
@@ -66,14 +83,26 @@ describe("checkAgainstCrd", () => {
   });
 
   it("fails a registry whose versions are not the CRD's, or that lacks the kind", async () => {
-    const onlyV1 = defineKind({ group: "example.com", kind: "Gadget", versions: { v1: z.looseObject({}) }, converters: {} });
-    expect((await checkAgainstCrd([onlyV1], gadgetCrd!)).failure).toBe("gadgets.example.com: the CRD's versions (v2, v1) differ from the registry's (v1): the registry lacks v2");
-    expect((await checkAgainstCrd([], gadgetCrd!)).failure).toBe("gadgets.example.com: the registry has no kind Gadget.example.com (it serves no kinds)");
+    const onlyV1 = defineKind({
+      group: "example.com",
+      kind: "Gadget",
+      versions: { v1: z.looseObject({}) },
+      converters: {},
+    });
+    expect((await checkAgainstCrd([onlyV1], gadgetCrd!)).failure).toBe(
+      "gadgets.example.com: the CRD's versions (v2, v1) differ from the registry's (v1): the registry lacks v2",
+    );
+    expect((await checkAgainstCrd([], gadgetCrd!)).failure).toBe(
+      "gadgets.example.com: the registry has no kind Gadget.example.com (it serves no kinds)",
+    );
   });
 
   it("assertMatchesCrd throws the report's words, from the CRD's YAML", async () => {
-    const yaml = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: { name: gadgets.example.com }\nspec: { group: example.com, names: { plural: gadgets, kind: Gadget }, versions: [{ name: v1, served: true, storage: true }] }\n";
-    await expect(assertMatchesCrd(gadget, yaml)).rejects.toThrow("gadgets.example.com: the CRD's versions (v1) differ from the registry's (v2, v1): the CRD lacks v2");
+    const yaml =
+      "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: { name: gadgets.example.com }\nspec: { group: example.com, names: { plural: gadgets, kind: Gadget }, versions: [{ name: v1, served: true, storage: true }] }\n";
+    await expect(assertMatchesCrd(gadget, yaml)).rejects.toThrow(
+      "gadgets.example.com: the CRD's versions (v1) differ from the registry's (v2, v1): the CRD lacks v2",
+    );
     await expect(assertMatchesCrd([gadget], gadgetCrd!, { runs: 20 })).resolves.toBeUndefined();
   });
 });

@@ -8,15 +8,27 @@ import { defineKind, stashFields, unstashFields } from "../../src/registry";
  * check --crd` should pass once the generated TODOs are done.
  */
 const integer = z.union([z.int(), z.bigint()]);
-export const v1 = z.looseObject({ spec: z.optional(z.looseObject({ hostPort: z.optional(z.string()), size: z.optional(z.string()), image: z.optional(z.string()) })) });
+export const v1 = z.looseObject({
+  spec: z.optional(
+    z.looseObject({ hostPort: z.optional(z.string()), size: z.optional(z.string()), image: z.optional(z.string()) }),
+  ),
+});
 export const v2 = z.looseObject({
-  spec: z.optional(z.looseObject({ host: z.optional(z.string()), port: z.optional(integer), size: z.optional(integer), image: z.optional(z.string()) })),
+  spec: z.optional(
+    z.looseObject({
+      host: z.optional(z.string()),
+      port: z.optional(integer),
+      size: z.optional(integer),
+      image: z.optional(z.string()),
+    }),
+  ),
   status: z.optional(z.looseObject({ ready: z.optional(z.boolean()) })),
 });
 
 /** Digits as v1 writes them, or a refusal: "007" would not come back from v2's 7. Beyond 2^53, a bigint. */
 function number(text: string, field: string): number | bigint {
-  if (!/^(0|-?[1-9][0-9]*)$/.test(text)) throw new Error(`spec.${field} ${JSON.stringify(text)} is not a plain number; v2 holds it as an integer`);
+  if (!/^(0|-?[1-9][0-9]*)$/.test(text))
+    throw new Error(`spec.${field} ${JSON.stringify(text)} is not a plain number; v2 holds it as an integer`);
   const value = Number(text);
   return Number.isSafeInteger(value) ? value : BigInt(text);
 }
@@ -30,7 +42,8 @@ export const gadget = defineKind({
       v2: (object) => {
         const { object: unstashed, fields } = unstashFields(object);
         const { spec, ...rest } = unstashed;
-        const out = fields.status === undefined ? rest : { ...rest, status: fields.status as z.input<typeof v2>["status"] };
+        const out =
+          fields.status === undefined ? rest : { ...rest, status: fields.status as z.input<typeof v2>["status"] };
         if (spec === undefined) return out;
         const { hostPort, size, ...keep } = spec;
         const next: z.input<typeof v2>["spec"] = { ...keep };
@@ -48,8 +61,16 @@ export const gadget = defineKind({
         const out = stashFields(rest, { status });
         if (spec === undefined) return out;
         const { host, port, size, ...keep } = spec;
-        if ((host === undefined) !== (port === undefined)) throw new Error("v1 needs both spec.host and spec.port to form spec.hostPort");
-        return { ...out, spec: { ...keep, ...(size !== undefined ? { size: String(size) } : {}), ...(host !== undefined ? { hostPort: `${host}:${String(port)}` } : {}) } };
+        if ((host === undefined) !== (port === undefined))
+          throw new Error("v1 needs both spec.host and spec.port to form spec.hostPort");
+        return {
+          ...out,
+          spec: {
+            ...keep,
+            ...(size !== undefined ? { size: String(size) } : {}),
+            ...(host !== undefined ? { hostPort: `${host}:${String(port)}` } : {}),
+          },
+        };
       },
     },
   },

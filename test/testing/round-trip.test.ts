@@ -1,9 +1,9 @@
+// The way a converter author imports it: the package's own export.
+import { assertRoundTrips, checkKinds } from "crdshift/testing";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { registry } from "../../examples";
-import { defineKind, type Converter } from "../../src/registry";
-// The way a converter author imports it: the package's own export.
-import { assertRoundTrips, checkKinds } from "crdshift/testing";
+import { type Converter, defineKind } from "../../src/registry";
 
 describe("the round-trip check", () => {
   it("passes on the examples, trying every ordered pair of versions", async () => {
@@ -12,7 +12,14 @@ describe("the round-trip check", () => {
       ["CronTab.example.com", true],
       ["CronTab.stable.example.com", true],
     ]);
-    expect(reports[0]!.pairs.map((p) => `${p.from}->${p.to}`)).toEqual(["v1->v1beta1", "v1->v1alpha1", "v1beta1->v1", "v1beta1->v1alpha1", "v1alpha1->v1", "v1alpha1->v1beta1"]);
+    expect(reports[0]!.pairs.map((p) => `${p.from}->${p.to}`)).toEqual([
+      "v1->v1beta1",
+      "v1->v1alpha1",
+      "v1beta1->v1",
+      "v1beta1->v1alpha1",
+      "v1alpha1->v1",
+      "v1alpha1->v1beta1",
+    ]);
     // Generated objects really went both ways, not only into refusals.
     for (const pair of reports.flatMap((r) => r.pairs)) expect(pair.roundTrips).toBeGreaterThan(10);
   });
@@ -30,7 +37,9 @@ describe("the round-trip check", () => {
         v2: { v1: (object) => object },
       },
     });
-    await expect(assertRoundTrips(lossy, { seed: 7 })).rejects.toThrow(/^Widget\.lossy\.example\.com v1 -> v2 -> v1: not the same after the round trip: colour was "[^"]*", came back missing\n {2}object: \{/);
+    await expect(assertRoundTrips(lossy, { seed: 7 })).rejects.toThrow(
+      /^Widget\.lossy\.example\.com v1 -> v2 -> v1: not the same after the round trip: colour was "[^"]*", came back missing\n {2}object: \{/,
+    );
   });
 
   it("counts a converter's refusal as a clean Failure, but not an object it cannot take back", async () => {
@@ -50,14 +59,18 @@ describe("the round-trip check", () => {
     });
     const [report] = await checkKinds([oneWay], { seed: 3, runs: 20 });
     expect(report!.ok).toBe(false);
-    expect(report!.failure).toMatch(/^Gadget\.oneway\.example\.com v1 -> v2 -> v1: v2 was accepted, but converting it back failed: .*v1 is read-only/);
+    expect(report!.failure).toMatch(
+      /^Gadget\.oneway\.example\.com v1 -> v2 -> v1: v2 was accepted, but converting it back failed: .*v1 is read-only/,
+    );
   });
 
   it("reports a sample refusal message for each pair that refused some objects", async () => {
     const [report] = await checkKinds([registry.kinds[0]!], { runs: 100, seed: 1 });
     const refusing = report!.pairs.find((pair) => pair.from === "v1" && pair.to === "v1beta1")!;
     expect(refusing.refused).toBeGreaterThan(0);
-    expect(refusing.sampleRefusal).toMatch(/^(host and port must both be set to form hostPort|port ".*" must not contain ":")$/);
+    expect(refusing.sampleRefusal).toMatch(
+      /^(host and port must both be set to form hostPort|port ".*" must not contain ":")$/,
+    );
     expect(report!.pairs.find((pair) => pair.refused === 0)?.sampleRefusal).toBeUndefined();
   });
 });
@@ -68,10 +81,19 @@ function withConverter(toV1: Converter<any, any>) {
     group: "kit.example.com",
     kind: "Thing",
     versions: {
-      v1: z.looseObject({ size: z.optional(z.number()), spec: z.optional(z.looseObject({ total: z.optional(z.union([z.number(), z.bigint()])) })) }),
-      v2: z.looseObject({ width: z.optional(z.number()), spec: z.optional(z.looseObject({ total: z.optional(z.union([z.number(), z.bigint()])) })) }),
+      v1: z.looseObject({
+        size: z.optional(z.number()),
+        spec: z.optional(z.looseObject({ total: z.optional(z.union([z.number(), z.bigint()])) })),
+      }),
+      v2: z.looseObject({
+        width: z.optional(z.number()),
+        spec: z.optional(z.looseObject({ total: z.optional(z.union([z.number(), z.bigint()])) })),
+      }),
     },
-    converters: { v1: { v2: ({ size, ...rest }: any) => (size === undefined ? rest : Object.assign(rest, { width: size })) }, v2: { v1: toV1 } },
+    converters: {
+      v1: { v2: ({ size, ...rest }: any) => (size === undefined ? rest : Object.assign(rest, { width: size })) },
+      v2: { v1: toV1 },
+    },
   });
 }
 
@@ -79,12 +101,28 @@ declare const notDefinedAnywhere: (object: unknown) => unknown;
 
 describe("a converter's bugs are defects, not refusals", () => {
   const bugs: Array<[string, Converter<any, any>, RegExp]> = [
-    ["calls a function that does not exist (ReferenceError)", (object) => notDefinedAnywhere(object), /threw ReferenceError: notDefinedAnywhere is not defined: a bug in the converter/],
-    ["reads a field of undefined (TypeError)", (object) => ({ ...object, size: object.spec.missing.deep }), /threw TypeError: Cannot read properties of undefined \(reading '(missing|deep)'\): a bug/],
-    ["builds an impossible array (RangeError)", (object) => ({ ...object, list: new Array(-1) }), /threw RangeError: Invalid array length: a bug/],
-    ["throws a string, not an Error", () => {
-      throw "no";
-    }, /threw no \(a string, not an Error\): a bug in the converter, not a refusal/],
+    [
+      "calls a function that does not exist (ReferenceError)",
+      (object) => notDefinedAnywhere(object),
+      /threw ReferenceError: notDefinedAnywhere is not defined: a bug in the converter/,
+    ],
+    [
+      "reads a field of undefined (TypeError)",
+      (object) => ({ ...object, size: object.spec.missing.deep }),
+      /threw TypeError: Cannot read properties of undefined \(reading '(missing|deep)'\): a bug/,
+    ],
+    [
+      "builds an impossible array (RangeError)",
+      (object) => ({ ...object, list: new Array(-1) }),
+      /threw RangeError: Invalid array length: a bug/,
+    ],
+    [
+      "throws a string, not an Error",
+      () => {
+        throw "no";
+      },
+      /threw no \(a string, not an Error\): a bug in the converter, not a refusal/,
+    ],
   ];
   for (const [what, converter, message] of bugs) {
     it(`fails the check when the converter ${what}`, async () => {
@@ -97,7 +135,9 @@ describe("a converter's bugs are defects, not refusals", () => {
 
   it("names the stack's first frame: where the converter went wrong", async () => {
     const [report] = await checkKinds([withConverter((object) => notDefinedAnywhere(object))], { runs: 20, seed: 5 });
-    expect(report!.failure).toMatch(/a bug in the converter, not a refusal \(to refuse an object, throw an Error that says why\)\n {2}at .*round-trip\.test\.ts:\d+:\d+/);
+    expect(report!.failure).toMatch(
+      /a bug in the converter, not a refusal \(to refuse an object, throw an Error that says why\)\n {2}at .*round-trip\.test\.ts:\d+:\d+/,
+    );
   });
 
   it("fails a pair where every object was refused: nothing was proved", async () => {
@@ -112,23 +152,39 @@ describe("a converter's bugs are defects, not refusals", () => {
   });
 
   it("counts a result that fails the target schema as a defect, not a refusal", async () => {
-    const [report] = await checkKinds([withConverter(({ width, ...rest }) => ({ ...rest, size: "large" }))], { runs: 20, seed: 5 });
-    expect(report!.failure).toMatch(/converting to v1 failed: the converter's result does not match the v1 schema: size: /);
+    const [report] = await checkKinds([withConverter(({ width, ...rest }) => ({ ...rest, size: "large" }))], {
+      runs: 20,
+      seed: 5,
+    });
+    expect(report!.failure).toMatch(
+      /converting to v1 failed: the converter's result does not match the v1 schema: size: /,
+    );
   });
 });
 
 describe("objects as the webhook hands them over", () => {
   it("catches a converter that loses a field named __proto__ (Object.assign onto {})", async () => {
     const lossy = withConverter(({ width, ...rest }) => Object.assign({}, rest, { size: width }));
-    await expect(assertRoundTrips(lossy, { seed: 11 })).rejects.toThrow(/not the same after the round trip: (spec\.)?__proto__ was .*, came back missing/);
+    await expect(assertRoundTrips(lossy, { seed: 11 })).rejects.toThrow(
+      /not the same after the round trip: (spec\.)?__proto__ was .*, came back missing/,
+    );
   });
 
   it("passes the same converter written with Object.assign onto the destructured rest", async () => {
-    await assertRoundTrips(withConverter(({ width, ...rest }) => Object.assign(rest, { size: width })), { seed: 11 });
+    await assertRoundTrips(
+      withConverter(({ width, ...rest }) => Object.assign(rest, { size: width })),
+      { seed: 11 },
+    );
   });
 
   it("catches a converter that rounds integers beyond 2^53", async () => {
-    const rounding = withConverter(({ width, ...rest }) => JSON.parse(JSON.stringify({ ...rest, size: width }, (_key, value) => (typeof value === "bigint" ? Number(value) : value))));
-    await expect(assertRoundTrips(rounding, { seed: 11 })).rejects.toThrow(/not the same after the round trip: .* was -?\d{16,}, came back -?\d+/);
+    const rounding = withConverter(({ width, ...rest }) =>
+      JSON.parse(
+        JSON.stringify({ ...rest, size: width }, (_key, value) => (typeof value === "bigint" ? Number(value) : value)),
+      ),
+    );
+    await expect(assertRoundTrips(rounding, { seed: 11 })).rejects.toThrow(
+      /not the same after the round trip: .* was -?\d{16,}, came back -?\d+/,
+    );
   });
 });

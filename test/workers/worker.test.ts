@@ -1,10 +1,10 @@
-import { SELF, createExecutionContext, env } from "cloudflare:test";
+import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import worker from "../../examples/entry/worker";
 import docsV1 from "../../examples/requests/docs-v1.json";
 import docsV1Response from "../../examples/requests/docs-v1.response.json";
 import docsV1beta1 from "../../examples/requests/docs-v1beta1.json";
 import docsV1beta1Response from "../../examples/requests/docs-v1beta1.response.json";
-import worker from "../../examples/entry/worker";
 import { decodeJson } from "../../src/protocol/json";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
 import { DEEP_TREES, deepConverted, deepReview } from "../deep-reviews";
@@ -16,7 +16,11 @@ const URL_OK = `https://crdshift.test/convert/${TOKEN}?timeout=30s`;
 function send(body: string, init: { url?: string; method?: string; contentType?: string | null } = {}) {
   const headers: Record<string, string> = {};
   if (init.contentType !== null) headers["Content-Type"] = init.contentType ?? "application/json";
-  return SELF.fetch(init.url ?? URL_OK, { method: init.method ?? "POST", headers, ...(init.method === "GET" ? {} : { body }) });
+  return SELF.fetch(init.url ?? URL_OK, {
+    method: init.method ?? "POST",
+    headers,
+    ...(init.method === "GET" ? {} : { body }),
+  });
 }
 
 async function convert(sent: SentReview) {
@@ -62,11 +66,25 @@ describe("in workerd, the Worker", () => {
       request: {
         uid: "u",
         desiredAPIVersion: "stable.example.com/v2",
-        objects: [{ apiVersion: "stable.example.com/v1", kind: "CronTab", metadata: { name: "c" }, spec: { cronSpec: "* * * * */5", image: "i" } }],
+        objects: [
+          {
+            apiVersion: "stable.example.com/v1",
+            kind: "CronTab",
+            metadata: { name: "c" },
+            spec: { cronSpec: "* * * * */5", image: "i" },
+          },
+        ],
       },
     });
     expect(verdict.ok).toBe(true);
-    expect(reply.response.convertedObjects[0].spec).toEqual({ image: "i", min: "*", hour: "*", dayOfMonth: "*", month: "*", dayOfWeek: "*/5" });
+    expect(reply.response.convertedObjects[0].spec).toEqual({
+      image: "i",
+      min: "*",
+      hour: "*",
+      dayOfMonth: "*",
+      month: "*",
+      dayOfWeek: "*/5",
+    });
   });
 
   it("keeps integers beyond 2^53 byte-exact", async () => {
@@ -80,7 +98,9 @@ describe("in workerd, the Worker", () => {
       const body = deepReview(tree);
       const res = await send(body);
       const text = await res.text();
-      expect(checkReply(decodeJson(body).value as SentReview, res.status, text, res.headers.get("content-type") ?? "")).toMatchObject({ ok: true });
+      expect(
+        checkReply(decodeJson(body).value as SentReview, res.status, text, res.headers.get("content-type") ?? ""),
+      ).toMatchObject({ ok: true });
       expect(text).toContain(`"convertedObjects":[${deepConverted(tree)}]`);
     });
   }
@@ -88,15 +108,35 @@ describe("in workerd, the Worker", () => {
   const badInput: Array<[string, () => Promise<Response>, number]> = [
     ["malformed JSON", () => send("{"), 400],
     ["not a review", () => send('{"kind":"ConversionReview"}'), 400],
-    ["objects not an array", () => send('{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"a.b/v1","objects":1}}'), 400],
+    [
+      "objects not an array",
+      () =>
+        send(
+          '{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"a.b/v1","objects":1}}',
+        ),
+      400,
+    ],
     ["a body over the limit (64 KiB here)", () => send(`{"pad":"${"x".repeat(70000)}"}`), 413],
     // workerd then logs "Network connection lost" for the cut-off upload (workerd#1741): the
     // sender's side of answering early, which is what a limit is for.
-    ["a body over the limit, without a length (streamed)", () => SELF.fetch(URL_OK, { method: "POST", headers: { "Content-Type": "application/json" }, body: stream("x".repeat(70000)) }), 413],
+    [
+      "a body over the limit, without a length (streamed)",
+      () =>
+        SELF.fetch(URL_OK, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: stream("x".repeat(70000)),
+        }),
+      413,
+    ],
     ["a form content type", () => send("a=b", { contentType: "application/x-www-form-urlencoded" }), 415],
     ["GET", () => send("", { method: "GET" }), 405],
     ["no token", () => send(JSON.stringify(docsV1), { url: "https://crdshift.test/convert" }), 404],
-    ["a wrong token", () => send(JSON.stringify(docsV1), { url: "https://crdshift.test/convert/workers-test-token-0123456780" }), 404],
+    [
+      "a wrong token",
+      () => send(JSON.stringify(docsV1), { url: "https://crdshift.test/convert/workers-test-token-0123456780" }),
+      404,
+    ],
   ];
   for (const [name, request, status] of badInput) {
     it(`refuses ${name} with ${status}`, async () => {
@@ -112,10 +152,16 @@ describe("in workerd, the Worker", () => {
     ["streamed, without a length", {}],
   ] as const) {
     it(`answers an upload that breaks off (${name}) with 400, not 500`, async () => {
-      const request = new Request(URL_OK, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: brokenStream('{"apiVersion":') });
+      const request = new Request(URL_OK, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: brokenStream('{"apiVersion":'),
+      });
       const res = await worker.fetch(request, env as unknown as Record<string, unknown>, createExecutionContext());
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ error: "the request body could not be read: the upload broke off or was malformed" });
+      expect(await res.json()).toEqual({
+        error: "the request body could not be read: the upload broke off or was malformed",
+      });
     });
   }
 

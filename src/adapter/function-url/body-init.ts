@@ -17,9 +17,14 @@ export function extractBody(body: unknown): ExtractedBody {
   if (body == null) return { source: null, type: null };
   if (typeof body === "string") return { source: body, type: TEXT };
   // Bytes are copied, as fetch does: what the caller changes afterwards is not sent.
-  if (ArrayBuffer.isView(body)) return { source: new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)), type: null };
+  if (ArrayBuffer.isView(body))
+    return {
+      source: new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)),
+      type: null,
+    };
   if (body instanceof ArrayBuffer) return { source: new Uint8Array(body.slice(0)), type: null };
-  if (body instanceof URLSearchParams) return { source: body.toString(), type: "application/x-www-form-urlencoded;charset=UTF-8" };
+  if (body instanceof URLSearchParams)
+    return { source: body.toString(), type: "application/x-www-form-urlencoded;charset=UTF-8" };
   // By tag, so that neither Blob nor FormData need be touched: FormData is undici's own.
   const tag = Object.prototype.toString.call(body);
   if (tag === "[object FormData]") {
@@ -28,12 +33,15 @@ export function extractBody(body: unknown): ExtractedBody {
     );
   }
   const blob = body as Blob;
-  if ((tag === "[object Blob]" || tag === "[object File]") && typeof blob.stream === "function") return { source: blob.stream() as ReadableStream<Uint8Array>, type: blob.type || null };
+  if ((tag === "[object Blob]" || tag === "[object File]") && typeof blob.stream === "function")
+    return { source: blob.stream() as ReadableStream<Uint8Array>, type: blob.type || null };
   if (body instanceof ReadableStream) {
-    if (body.locked) throw new TypeError("Response body object should not be disturbed or locked: the stream is being read already");
+    if (body.locked)
+      throw new TypeError("Response body object should not be disturbed or locked: the stream is being read already");
     return { source: body as ReadableStream<Uint8Array>, type: null };
   }
-  if (typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function") return { source: streamOf(body as AsyncIterable<unknown>), type: null };
+  if (typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function")
+    return { source: streamOf(body as AsyncIterable<unknown>), type: null };
   // Anything else is sent as its string, as fetch converts it (a symbol throws a TypeError).
   return { source: `${body as string}`, type: TEXT };
 }

@@ -23,7 +23,8 @@ async function readToEnd(stream: ReadableStream<Uint8Array>): Promise<Uint8Array
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (!(value instanceof Uint8Array)) throw new TypeError(`a body stream must yield Uint8Array chunks, not ${Object.prototype.toString.call(value)}`);
+    if (!(value instanceof Uint8Array))
+      throw new TypeError(`a body stream must yield Uint8Array chunks, not ${Object.prototype.toString.call(value)}`);
     chunks.push(value);
     length += value.byteLength;
   }
@@ -59,14 +60,18 @@ export abstract class LightBody<Source extends BodySource = BodySource> {
     const source = this.#source;
     if (!isInMemory(source)) return source;
     if (this.#stream !== undefined) return this.#stream;
-    if (source === null) return (this.#stream = null);
+    if (source === null) {
+      this.#stream = null;
+      return null;
+    }
     const bytes = typeof source === "string" ? encoder.encode(source) : source;
-    return (this.#stream = new ReadableStream({
+    this.#stream = new ReadableStream({
       start(controller) {
         controller.enqueue(bytes);
         controller.close();
       },
-    }));
+    });
+    return this.#stream;
   }
 
   async text(): Promise<string> {

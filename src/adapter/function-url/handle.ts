@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import { LightHeaders } from "./headers";
 import type { FunctionUrlBindings, FunctionUrlEvent, FunctionUrlResult, LambdaContext } from "./event";
+import { LightHeaders } from "./headers";
 import { EventRequest } from "./request";
 
 /**
@@ -41,14 +41,22 @@ export async function toResult(response: Response): Promise<FunctionUrlResult> {
     if (name !== "set-cookie") headers[name] = value;
   });
   const cookies = response.headers.getSetCookie();
-  return { statusCode: response.status, headers, ...(cookies.length ? { cookies } : {}), body, isBase64Encoded: !textual };
+  return {
+    statusCode: response.status,
+    headers,
+    ...(cookies.length ? { cookies } : {}),
+    body,
+    isBase64Encoded: !textual,
+  };
 }
 
 export function handleFunctionUrl(app: Hono) {
   return async (event: FunctionUrlEvent, lambdaContext: LambdaContext): Promise<FunctionUrlResult> => {
     if (!isFunctionUrlEvent(event)) {
       // A deployment mistake (another trigger, a test invoke): say so in the invocation error.
-      throw new TypeError("crdshift's Lambda handler takes function URL events (payload format 2.0, with rawPath and requestContext.http)");
+      throw new TypeError(
+        "crdshift's Lambda handler takes function URL events (payload format 2.0, with rawPath and requestContext.http)",
+      );
     }
     let request: EventRequest;
     try {
@@ -56,7 +64,12 @@ export function handleFunctionUrl(app: Hono) {
     } catch (error) {
       // A header Node's fetch would refuse too: the request is malformed, not the function.
       if (!(error instanceof TypeError)) throw error;
-      return { statusCode: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: `invalid request: ${error.message}` }), isBase64Encoded: false };
+      return {
+        statusCode: 400,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ error: `invalid request: ${error.message}` }),
+        isBase64Encoded: false,
+      };
     }
     const bindings: FunctionUrlBindings = { event, requestContext: event.requestContext, lambdaContext };
     return toResult(await app.fetch(request as unknown as Request, bindings));

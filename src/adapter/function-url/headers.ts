@@ -133,6 +133,7 @@ export class LightHeaders implements Headers {
   }
 
   #mutable(): void {
-    if (this.#guard === "immutable") throw new TypeError("these headers are immutable (a Response.error() or Response.redirect() response's)");
+    if (this.#guard === "immutable")
+      throw new TypeError("these headers are immutable (a Response.error() or Response.redirect() response's)");
   }
 }

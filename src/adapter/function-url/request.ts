@@ -1,4 +1,4 @@
-import { LightBody, type InMemory } from "./body";
+import { type InMemory, LightBody } from "./body";
 import { LightHeaders } from "./headers";
 
 /**
@@ -29,7 +29,8 @@ export class EventRequest extends LightBody<InMemory> {
   }
 
   get signal(): AbortSignal {
-    return (this.#signal ??= new AbortController().signal);
+    this.#signal ??= new AbortController().signal;
+    return this.#signal;
   }
 
   clone(): EventRequest {

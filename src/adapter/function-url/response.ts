@@ -1,6 +1,6 @@
-import { LightBody, type BodySource } from "./body";
+import { type BodySource, LightBody } from "./body";
 import { extractBody } from "./body-init";
-import { LightHeaders, type HeadersSource } from "./headers";
+import { type HeadersSource, LightHeaders } from "./headers";
 
 /**
  * A `Response` made without Node's fetch implementation (undici), installed as the global
@@ -33,7 +33,8 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 function partsOf(body: unknown, init: ResponseInit | Response | LightResponse | undefined): Parts {
   const { source, type } = extractBody(body);
   const status = init?.status ?? 200;
-  if (!Number.isInteger(status) || status < 200 || status > 599) throw new RangeError(`invalid response status: ${status}`);
+  if (!Number.isInteger(status) || status < 200 || status > 599)
+    throw new RangeError(`invalid response status: ${status}`);
   if (source !== null && NULL_BODY_STATUSES.has(status)) throw new TypeError(`a ${status} response cannot have a body`);
   const headers = new LightHeaders(init?.headers as HeadersSource | undefined);
   if (type !== null && !headers.has("content-type")) headers.set("content-type", type);
@@ -65,7 +66,13 @@ export class LightResponse extends LightBody {
 
   /** A network error, as fetch's: type "error", status 0, no body, headers that cannot change. */
   static error(): LightResponse {
-    return LightResponse.#of({ source: null, status: 0, statusText: "", headers: new LightHeaders(undefined, "immutable"), type: "error" });
+    return LightResponse.#of({
+      source: null,
+      status: 0,
+      statusText: "",
+      headers: new LightHeaders(undefined, "immutable"),
+      type: "error",
+    });
   }
 
   /** A redirect to an absolute URL (there is no document to resolve a relative one against). */
@@ -79,8 +86,15 @@ export class LightResponse extends LightBody {
     }
     // WebIDL's unsigned short, as fetch converts the status: the integer part, modulo 2^16.
     const code = Number(status) & 0xffff;
-    if (!REDIRECT_STATUSES.has(code)) throw new RangeError(`Response.redirect takes a redirect status (301, 302, 303, 307 or 308), not ${code}`);
-    return LightResponse.#of({ source: null, status: code, statusText: "", headers: new LightHeaders({ location: target.href }, "immutable"), type: "default" });
+    if (!REDIRECT_STATUSES.has(code))
+      throw new RangeError(`Response.redirect takes a redirect status (301, 302, 303, 307 or 308), not ${code}`);
+    return LightResponse.#of({
+      source: null,
+      status: code,
+      statusText: "",
+      headers: new LightHeaders({ location: target.href }, "immutable"),
+      type: "default",
+    });
   }
 
   static #of(parts: Parts): LightResponse {
@@ -113,7 +127,13 @@ export class LightResponse extends LightBody {
 
   clone(): LightResponse {
     const headers = new LightHeaders(this.#headers, this.#headers.guard);
-    return LightResponse.#of({ source: this.unreadBody(), status: this.#status, statusText: this.#statusText, headers, type: this.#type });
+    return LightResponse.#of({
+      source: this.unreadBody(),
+      status: this.#status,
+      statusText: this.#statusText,
+      headers,
+      type: this.#type,
+    });
   }
 
   get [Symbol.toStringTag](): string {
@@ -132,5 +152,10 @@ export function installLightResponse(): void {
   installed = true;
   // Deleted first: defining over Node's lazy global would load undici to read its old value.
   delete (globalThis as { Response?: unknown }).Response;
-  Object.defineProperty(globalThis, "Response", { value: LightResponse, writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(globalThis, "Response", {
+    value: LightResponse,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
 }

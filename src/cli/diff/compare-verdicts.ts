@@ -1,6 +1,6 @@
 import { isJsonObject, type JsonObject } from "../../engine/plain";
 import type { ApiserverVerdict } from "../../testing/apiserver";
-import { jsonDifferences, type JsonDifference } from "./json-differences";
+import { type JsonDifference, jsonDifferences } from "./json-differences";
 
 export type Comparison =
   | { outcome: "same" }
@@ -15,7 +15,8 @@ export type Comparison =
  * An empty label or annotation map is the same as none, as it is to Kubernetes.
  */
 export function compareVerdicts(baseline: ApiserverVerdict, candidate: ApiserverVerdict): Comparison {
-  if (!baseline.ok && !candidate.ok) return { outcome: "both-failed", baseline: baseline.error, candidate: candidate.error };
+  if (!baseline.ok && !candidate.ok)
+    return { outcome: "both-failed", baseline: baseline.error, candidate: candidate.error };
   if (!baseline.ok) return { outcome: "baseline-failed", baseline: baseline.error };
   if (!candidate.ok) return { outcome: "candidate-failed", candidate: candidate.error };
   const differences = jsonDifferences(baseline.objects.map(kept), candidate.objects.map(kept)).map((difference) => ({

@@ -1,10 +1,10 @@
 import type { Registry } from "../../registry";
 import { webhookUrlError } from "../crd";
-import { UsageError, parseDocuments, readInput, readTextFile } from "../io";
+import { parseDocuments, readInput, readTextFile, UsageError } from "../io";
 import { loadRegistry } from "../load-registry";
-import { registrySide, urlSide, type ConversionSide } from "../webhook-call/conversion-side";
+import { type ConversionSide, registrySide, urlSide } from "../webhook-call/conversion-side";
 import { redactUrl } from "../webhook-call/review-request";
-import { UnreachableError, runDiff } from "./diff";
+import { runDiff, UnreachableError } from "./diff";
 import { formatDiffJson, formatDiffText } from "./diff-report";
 import { readObjects } from "./read-objects";
 
@@ -40,16 +40,27 @@ interface Io {
   stdin: () => string;
 }
 
-export async function diffCommand(values: Record<string, unknown>, registry: () => Promise<Registry>, io: Io): Promise<number> {
+export async function diffCommand(
+  values: Record<string, unknown>,
+  registry: () => Promise<Registry>,
+  io: Io,
+): Promise<number> {
   const format = String(values.output ?? "text");
-  if (format !== "text" && format !== "json") throw new UsageError(`-o must be text or json, got ${JSON.stringify(format)}`);
+  if (format !== "text" && format !== "json")
+    throw new UsageError(`-o must be text or json, got ${JSON.stringify(format)}`);
   const against = values.against;
-  if (typeof against !== "string") throw new UsageError("--against URL|MODULE is required: the deployed webhook's URL, or the previous registry module");
+  if (typeof against !== "string")
+    throw new UsageError(
+      "--against URL|MODULE is required: the deployed webhook's URL, or the previous registry module",
+    );
   const file = values.file as string | undefined;
   const name = file === "-" ? "stdin" : (file ?? "");
   const documents = parseDocuments(readInput(file, io.stdin), name);
   const candidateRegistry = await registry();
-  const candidate = registrySide(values.registry ? `registry ${String(values.registry)}` : "registry", candidateRegistry);
+  const candidate = registrySide(
+    values.registry ? `registry ${String(values.registry)}` : "registry",
+    candidateRegistry,
+  );
   let baseline: ConversionSide;
   let baselineRegistry: Registry | undefined;
   if (/^https?:\/\//i.test(against)) {
@@ -58,15 +69,23 @@ export async function diffCommand(values: Record<string, unknown>, registry: () 
     if (invalid && !(http && values["allow-http"] === true)) {
       throw new UsageError(`--against: ${invalid}${http ? "; add --allow-http to call a local server" : ""}`);
     }
-    baseline = urlSide(redactUrl(against), against, { ...(typeof values.ca === "string" ? { ca: readTextFile(values.ca, `--ca ${values.ca}`) } : {}) });
+    baseline = urlSide(redactUrl(against), against, {
+      ...(typeof values.ca === "string" ? { ca: readTextFile(values.ca, `--ca ${values.ca}`) } : {}),
+    });
   } else {
     baselineRegistry = await loadRegistry(against, `--against ${against}`);
     baseline = registrySide(`registry ${against}`, baselineRegistry);
   }
   const { objects, skipped } = readObjects(documents, candidateRegistry);
-  if (objects.length === 0) throw new UsageError(`${name}: no object of a kind the registry serves${skipped.length ? ` (skipped ${skipped.length})` : ""}`);
+  if (objects.length === 0)
+    throw new UsageError(
+      `${name}: no object of a kind the registry serves${skipped.length ? ` (skipped ${skipped.length})` : ""}`,
+    );
   const versions = (group: string, kind: string) => {
-    const all = new Set([...(candidateRegistry.lookup(group, kind)?.versions.keys() ?? []), ...(baselineRegistry?.lookup(group, kind)?.versions.keys() ?? [])]);
+    const all = new Set([
+      ...(candidateRegistry.lookup(group, kind)?.versions.keys() ?? []),
+      ...(baselineRegistry?.lookup(group, kind)?.versions.keys() ?? []),
+    ]);
     return [...all];
   };
   try {

@@ -30,7 +30,9 @@ export function formatDiffText(report: DiffReport): string {
         case "different":
           lines.push(`  ${entry.to}: different`);
           for (const difference of entry.differences) {
-            lines.push(`    ${difference.path}: baseline ${shown(difference.baseline)}, candidate ${shown(difference.candidate)}`);
+            lines.push(
+              `    ${difference.path}: baseline ${shown(difference.baseline)}, candidate ${shown(difference.candidate)}`,
+            );
           }
           break;
         case "baseline-failed":
@@ -64,10 +66,18 @@ export function formatDiffJson(report: DiffReport): string {
 
 function table(report: DiffReport): string[] {
   const header = ["kind", "to", ...COLUMNS.map(([, title]) => title)];
-  const rows = report.summary.map((row) => [row.kind, row.to, ...COLUMNS.map(([outcome]) => String(row.counts[outcome]))]);
+  const rows = report.summary.map((row) => [
+    row.kind,
+    row.to,
+    ...COLUMNS.map(([outcome]) => String(row.counts[outcome])),
+  ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   // Names left-aligned, counts right-aligned under their titles.
-  const line = (cells: string[]) => cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }
 

@@ -1,7 +1,7 @@
 import { sortVersions } from "../../registry";
 import type { ConversionSide } from "../webhook-call/conversion-side";
 import { reviewRequest } from "../webhook-call/review-request";
-import { compareVerdicts, type Comparison } from "./compare-verdicts";
+import { type Comparison, compareVerdicts } from "./compare-verdicts";
 import type { SourceObject } from "./read-objects";
 
 export type Outcome = Comparison["outcome"];
@@ -68,7 +68,10 @@ export async function runDiff(objects: SourceObject[], skipped: string[], sides:
     while (next < jobs.length) {
       const job = jobs[next++]!;
       const request = reviewRequest(`${job.source.group}/${job.to}`, [job.source.object]);
-      const [baseline, candidate] = await Promise.all([sides.baseline.convert(request), sides.candidate.convert(request)]);
+      const [baseline, candidate] = await Promise.all([
+        sides.baseline.convert(request),
+        sides.candidate.convert(request),
+      ]);
       // No HTTP status: the call itself failed (refused, timed out, TLS), and would for every object.
       const failedCall = [baseline, candidate].find((result) => result.status === undefined && !result.verdict.ok);
       if (failedCall && !failedCall.verdict.ok) {
@@ -80,8 +83,17 @@ export async function runDiff(objects: SourceObject[], skipped: string[], sides:
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, jobs.length) }, worker));
   const summary = summarize(results);
-  const changed = results.flatMap((result) => result.versions).filter((entry) => entry.outcome !== "same" && entry.outcome !== "both-failed").length;
-  return { candidate: sides.candidate.name, baseline: sides.baseline.name, objects: results, skipped, summary, changed };
+  const changed = results
+    .flatMap((result) => result.versions)
+    .filter((entry) => entry.outcome !== "same" && entry.outcome !== "both-failed").length;
+  return {
+    candidate: sides.candidate.name,
+    baseline: sides.baseline.name,
+    objects: results,
+    skipped,
+    summary,
+    changed,
+  };
 }
 
 function summarize(results: ObjectDiff[]): SummaryRow[] {
@@ -90,9 +102,17 @@ function summarize(results: ObjectDiff[]): SummaryRow[] {
     for (const entry of result.versions) {
       const key = `${result.kind}\u0000${entry.to}`;
       let row = rows.get(key);
-      if (!row) rows.set(key, (row = { kind: result.kind, to: entry.to, counts: { same: 0, different: 0, "baseline-failed": 0, "candidate-failed": 0, "both-failed": 0 } }));
+      if (!row) {
+        const counts = { same: 0, different: 0, "baseline-failed": 0, "candidate-failed": 0, "both-failed": 0 };
+        row = { kind: result.kind, to: entry.to, counts };
+        rows.set(key, row);
+      }
       row.counts[entry.outcome]++;
     }
   }
-  return [...rows.values()].sort((a, b) => a.kind.localeCompare(b.kind) || sortVersions([a.to, b.to]).indexOf(a.to) - sortVersions([a.to, b.to]).indexOf(b.to));
+  return [...rows.values()].sort(
+    (a, b) =>
+      a.kind.localeCompare(b.kind) ||
+      sortVersions([a.to, b.to]).indexOf(a.to) - sortVersions([a.to, b.to]).indexOf(b.to),
+  );
 }

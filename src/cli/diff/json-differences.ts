@@ -19,7 +19,8 @@ export function jsonDifferences(baseline: unknown, candidate: unknown, path = ""
   if (bothArrays) {
     const left = baseline as unknown[];
     const right = candidate as unknown[];
-    for (let i = 0; i < Math.max(left.length, right.length); i++) found.push(...jsonDifferences(left[i], right[i], `${path}[${i}]`));
+    for (let i = 0; i < Math.max(left.length, right.length); i++)
+      found.push(...jsonDifferences(left[i], right[i], `${path}[${i}]`));
     return found;
   }
   const left = baseline as Record<string, unknown>;
@@ -34,14 +35,19 @@ export function jsonDifferences(baseline: unknown, candidate: unknown, path = ""
 }
 
 function difference(path: string, baseline: unknown, candidate: unknown): JsonDifference {
-  return { path: path || ".", ...(baseline !== undefined ? { baseline } : {}), ...(candidate !== undefined ? { candidate } : {}) };
+  return {
+    path: path || ".",
+    ...(baseline !== undefined ? { baseline } : {}),
+    ...(candidate !== undefined ? { candidate } : {}),
+  };
 }
 
 function sameScalar(a: unknown, b: unknown): boolean {
   if (typeof a === "object" && a !== null) return false;
   if (typeof b === "object" && b !== null) return false;
   // int64 beyond 2^53 arrives as bigint on one side and maybe as a number on the other.
-  if ((typeof a === "bigint" || typeof b === "bigint") && wholeNumber(a) && wholeNumber(b)) return BigInt(a) === BigInt(b);
+  if ((typeof a === "bigint" || typeof b === "bigint") && wholeNumber(a) && wholeNumber(b))
+    return BigInt(a) === BigInt(b);
   return Object.is(a, b);
 }
 

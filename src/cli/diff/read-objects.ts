@@ -25,7 +25,8 @@ export function readObjects(documents: unknown[], registry: Registry): { objects
   const skipped: string[] = [];
   const take = (value: unknown, origin: string) => {
     const who = describeObject(0, value).replace(/^object 0 \((.*)\)$/, "$1");
-    const apiVersion = isJsonObject(value) && typeof value.apiVersion === "string" ? parseApiVersion(value.apiVersion) : undefined;
+    const apiVersion =
+      isJsonObject(value) && typeof value.apiVersion === "string" ? parseApiVersion(value.apiVersion) : undefined;
     const kind = isJsonObject(value) && typeof value.kind === "string" ? value.kind : undefined;
     if (!isJsonObject(value) || !apiVersion || !kind) {
       skipped.push(`${origin} (${who}): not a custom resource with apiVersion group/version and kind`);
@@ -35,16 +36,28 @@ export function readObjects(documents: unknown[], registry: Registry): { objects
       skipped.push(`${origin} (${who}): ${kind}.${apiVersion.group} is not a kind the registry serves`);
       return;
     }
-    objects.push({ object: value, name: who.replace(/, uid .*$/, ""), origin, group: apiVersion.group, version: apiVersion.version, kind });
+    objects.push({
+      object: value,
+      name: who.replace(/, uid .*$/, ""),
+      origin,
+      group: apiVersion.group,
+      version: apiVersion.version,
+      kind,
+    });
   };
   documents.forEach((document, index) => {
     const origin = `document ${index + 1}`;
     if (isJsonObject(document) && document.kind === "ConversionReview") {
       const request = isJsonObject(document.request) ? document.request : {};
       const sent = Array.isArray(request.objects) ? request.objects : [];
-      sent.forEach((object, i) => take(object, `${origin}, request object ${i}`));
-    } else if (isJsonObject(document) && Array.isArray(document.items) && typeof document.kind === "string" && document.kind.endsWith("List")) {
-      document.items.forEach((item, i) => take(item, `${origin}, item ${i}`));
+      for (const [i, object] of sent.entries()) take(object, `${origin}, request object ${i}`);
+    } else if (
+      isJsonObject(document) &&
+      Array.isArray(document.items) &&
+      typeof document.kind === "string" &&
+      document.kind.endsWith("List")
+    ) {
+      for (const [i, item] of document.items.entries()) take(item, `${origin}, item ${i}`);
     } else {
       take(document, origin);
     }

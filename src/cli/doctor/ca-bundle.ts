@@ -17,7 +17,8 @@ export function readCaBundle(base64: string): CaBundle {
   const pem = Buffer.from(base64, "base64").toString("utf8");
   if (pem.trim() === "") return { kind: "blank" };
   const blocks = pem.match(PEM_CERTIFICATE) ?? [];
-  if (blocks.length === 0) return { kind: "invalid", error: "it holds no PEM certificate (-----BEGIN CERTIFICATE-----)" };
+  if (blocks.length === 0)
+    return { kind: "invalid", error: "it holds no PEM certificate (-----BEGIN CERTIFICATE-----)" };
   const certificates: X509Certificate[] = [];
   for (const [index, block] of blocks.entries()) {
     try {

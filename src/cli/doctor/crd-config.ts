@@ -43,33 +43,53 @@ export function readCrds(documents: unknown[], name: string): CrdConfig[] {
   for (const document of documents) {
     if (!isJsonObject(document)) continue;
     if (document.kind === "CustomResourceDefinition") found.push(document);
-    else if (Array.isArray(document.items)) found.push(...document.items.filter((item): item is JsonObject => isJsonObject(item) && item.kind === "CustomResourceDefinition"));
+    else if (Array.isArray(document.items))
+      found.push(
+        ...document.items.filter(
+          (item): item is JsonObject => isJsonObject(item) && item.kind === "CustomResourceDefinition",
+        ),
+      );
   }
-  if (found.length === 0) throw new UsageError(`${name}: no CustomResourceDefinition in it (give the output of kubectl get crd NAME -o yaml)`);
+  if (found.length === 0)
+    throw new UsageError(
+      `${name}: no CustomResourceDefinition in it (give the output of kubectl get crd NAME -o yaml)`,
+    );
   return found.map((crd, index) => readCrd(crd, `${name}: CustomResourceDefinition ${index + 1}`));
 }
 
 function readCrd(crd: JsonObject, where: string): CrdConfig {
   const apiVersion = crd.apiVersion;
   if (apiVersion !== "apiextensions.k8s.io/v1" && apiVersion !== "apiextensions.k8s.io/v1beta1") {
-    throw new UsageError(`${where}: apiVersion ${JSON.stringify(apiVersion)} is not one crdshift knows (apiextensions.k8s.io/v1 or v1beta1)`);
+    throw new UsageError(
+      `${where}: apiVersion ${JSON.stringify(apiVersion)} is not one crdshift knows (apiextensions.k8s.io/v1 or v1beta1)`,
+    );
   }
   const v1 = apiVersion === "apiextensions.k8s.io/v1";
   const metadata = object(crd.metadata);
   const spec = object(crd.spec);
   const names = object(spec.names);
   const name = typeof metadata.name === "string" ? metadata.name : "(no name)";
-  if (typeof spec.group !== "string" || typeof names.kind !== "string") throw new UsageError(`${where} (${name}): spec.group and spec.names.kind are required`);
+  if (typeof spec.group !== "string" || typeof names.kind !== "string")
+    throw new UsageError(`${where} (${name}): spec.group and spec.names.kind are required`);
 
   const listed = Array.isArray(spec.versions) ? spec.versions.filter(isJsonObject) : [];
-  const versions: CrdVersion[] = listed.map((version) => ({ name: String(version.name), served: version.served === true, storage: version.storage === true }));
+  const versions: CrdVersion[] = listed.map((version) => ({
+    name: String(version.name),
+    served: version.served === true,
+    storage: version.storage === true,
+  }));
   // v1beta1's single `spec.version` is served and stored when `versions` is absent.
-  if (versions.length === 0 && typeof spec.version === "string") versions.push({ name: spec.version, served: true, storage: true });
+  if (versions.length === 0 && typeof spec.version === "string")
+    versions.push({ name: spec.version, served: true, storage: true });
 
   const conversion = object(spec.conversion);
   const webhook = v1 ? object(conversion.webhook) : conversion;
   const clientConfig = object(v1 ? webhook.clientConfig : conversion.webhookClientConfig);
-  const reviewVersions = Array.isArray(webhook.conversionReviewVersions) ? webhook.conversionReviewVersions.map(String) : v1 ? undefined : ["v1beta1"];
+  const reviewVersions = Array.isArray(webhook.conversionReviewVersions)
+    ? webhook.conversionReviewVersions.map(String)
+    : v1
+      ? undefined
+      : ["v1beta1"];
   const status = object(crd.status);
   const stored = Array.isArray(status.storedVersions) ? status.storedVersions.map(String) : undefined;
   return {
@@ -82,12 +102,16 @@ function readCrd(crd: JsonObject, where: string): CrdConfig {
     strategy: typeof conversion.strategy === "string" ? conversion.strategy : "None",
     ...(typeof clientConfig.url === "string" ? { url: clientConfig.url } : {}),
     ...(isJsonObject(clientConfig.service) ? { service: clientConfig.service } : {}),
-    ...(typeof clientConfig.caBundle === "string" && clientConfig.caBundle !== "" ? { caBundle: clientConfig.caBundle } : {}),
+    ...(typeof clientConfig.caBundle === "string" && clientConfig.caBundle !== ""
+      ? { caBundle: clientConfig.caBundle }
+      : {}),
     ...(reviewVersions ? { reviewVersions } : {}),
     preserveUnknownFields: typeof spec.preserveUnknownFields === "boolean" ? spec.preserveUnknownFields : !v1,
     ...(stored ? { storedVersions: stored } : {}),
     clientConfigPath: v1 ? "spec.conversion.webhook.clientConfig" : "spec.conversion.webhookClientConfig",
-    reviewVersionsPath: v1 ? "spec.conversion.webhook.conversionReviewVersions" : "spec.conversion.conversionReviewVersions",
+    reviewVersionsPath: v1
+      ? "spec.conversion.webhook.conversionReviewVersions"
+      : "spec.conversion.conversionReviewVersions",
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Registry } from "../../registry";
-import { UsageError, parseDocuments, readInput } from "../io";
+import { parseDocuments, readInput, UsageError } from "../io";
 import { runDoctor } from "./doctor";
 import { formatDoctorJson, formatDoctorText } from "./doctor-report";
 
@@ -36,11 +36,17 @@ interface Io {
   stdin: () => string;
 }
 
-export async function doctorCommand(values: Record<string, unknown>, registry: () => Promise<Registry>, io: Io): Promise<number> {
+export async function doctorCommand(
+  values: Record<string, unknown>,
+  registry: () => Promise<Registry>,
+  io: Io,
+): Promise<number> {
   const format = String(values.output ?? "text");
-  if (format !== "text" && format !== "json") throw new UsageError(`-o must be text or json, got ${JSON.stringify(format)}`);
+  if (format !== "text" && format !== "json")
+    throw new UsageError(`-o must be text or json, got ${JSON.stringify(format)}`);
   const objects = values.objects === undefined ? undefined : Number(values.objects);
-  if (objects !== undefined && (!Number.isSafeInteger(objects) || objects <= 0)) throw new UsageError("--objects must be a positive whole number");
+  if (objects !== undefined && (!Number.isSafeInteger(objects) || objects <= 0))
+    throw new UsageError("--objects must be a positive whole number");
   const file = values.file as string | undefined;
   const documents = parseDocuments(readInput(file, io.stdin), file === "-" ? "stdin" : (file ?? ""));
   const report = await runDoctor(await registry(), documents, file === "-" ? "stdin" : (file ?? ""), {

@@ -34,7 +34,12 @@ export interface DoctorReport {
 }
 
 /** `crdshift doctor`: the CRDs in `documents` checked against the registry, then probed live. */
-export async function runDoctor(registry: Registry, documents: unknown[], name: string, options: DoctorOptions = {}): Promise<DoctorReport> {
+export async function runDoctor(
+  registry: Registry,
+  documents: unknown[],
+  name: string,
+  options: DoctorOptions = {},
+): Promise<DoctorReport> {
   const now = options.now ?? new Date();
   const crds: CrdReport[] = [];
   for (const crd of readCrds(documents, name)) {
@@ -59,5 +64,9 @@ export async function runDoctor(registry: Registry, documents: unknown[], name: 
     crds.push(report);
   }
   const all = crds.flatMap((report) => report.findings);
-  return { crds, errors: all.filter((f) => f.severity === "error").length, warnings: all.filter((f) => f.severity === "warning").length };
+  return {
+    crds,
+    errors: all.filter((f) => f.severity === "error").length,
+    warnings: all.filter((f) => f.severity === "warning").length,
+  };
 }

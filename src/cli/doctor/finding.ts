@@ -15,6 +15,16 @@ export interface Finding {
   fix?: string;
 }
 
-export const error = (code: string, message: string, fix: string): Finding => ({ severity: "error", code, message, fix });
-export const warning = (code: string, message: string, fix: string): Finding => ({ severity: "warning", code, message, fix });
+export const error = (code: string, message: string, fix: string): Finding => ({
+  severity: "error",
+  code,
+  message,
+  fix,
+});
+export const warning = (code: string, message: string, fix: string): Finding => ({
+  severity: "warning",
+  code,
+  message,
+  fix,
+});
 export const info = (code: string, message: string): Finding => ({ severity: "info", code, message });

@@ -1,5 +1,5 @@
 import { APISERVER_TIMEOUT_MS } from "../webhook-call/post-review";
-import { info, warning, type Finding } from "./finding";
+import { type Finding, info, warning } from "./finding";
 
 /** The apiserver logs a "Call conversion webhook" trace above 50 ms + 8 ms per object. */
 export function traceThresholdMs(objects: number): number {

@@ -15,12 +15,24 @@ export interface SampleOptions {
  * `metadata` only, as server-side apply may send) first, then objects generated from the
  * version's zod schema, each with full metadata, all valid against that schema.
  */
-export async function sampleObjects(kind: KindDefinition, version: string, options: SampleOptions): Promise<JsonObject[]> {
+export async function sampleObjects(
+  kind: KindDefinition,
+  version: string,
+  options: SampleOptions,
+): Promise<JsonObject[]> {
   const schema = kind.versions.get(version);
   if (!schema) return [];
   const apiVersion = `${kind.group}/${version}`;
-  const generated = fc.sample(arbitraryFor(schema), { numRuns: options.count, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
-  const candidates = [{}, ...generated].map((fields, index) => ({ ...fields, apiVersion, kind: kind.kind, metadata: metadata(index, options.namespaced) }));
+  const generated = fc.sample(arbitraryFor(schema), {
+    numRuns: options.count,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  });
+  const candidates = [{}, ...generated].map((fields, index) => ({
+    ...fields,
+    apiVersion,
+    kind: kind.kind,
+    metadata: metadata(index, options.namespaced),
+  }));
   const valid: JsonObject[] = [];
   for (const candidate of candidates) {
     const result = await schema["~standard"].validate(candidate);

@@ -3,7 +3,7 @@ import { sortVersions } from "../../registry";
 import { REVIEW_VERSIONS, webhookUrlError } from "../crd";
 import { commonName, daysLeft, readCaBundle } from "./ca-bundle";
 import type { CrdConfig } from "./crd-config";
-import { error, info, warning, type Finding } from "./finding";
+import { error, type Finding, info, warning } from "./finding";
 
 /** Hosts whose certificates are publicly trusted by construction: a caBundle there only pins. */
 const PUBLIC_HOSTS = [/\.workers\.dev$/, /\.lambda-url\.[a-z0-9-]+\.on\.aws$/];
@@ -30,12 +30,20 @@ function conversionChecks(crd: CrdConfig, now: Date): Finding[] {
         ),
       );
     } else {
-      found.push(info("single-version", "the CRD has one version: there is nothing to convert, and no webhook is called"));
+      found.push(
+        info("single-version", "the CRD has one version: there is nothing to convert, and no webhook is called"),
+      );
     }
     return found;
   }
   if (crd.strategy !== "Webhook") {
-    return [error("strategy-unknown", `spec.conversion.strategy is ${JSON.stringify(crd.strategy)}: the apiserver knows only None and Webhook`, `set strategy: Webhook (${stanza})`)];
+    return [
+      error(
+        "strategy-unknown",
+        `spec.conversion.strategy is ${JSON.stringify(crd.strategy)}: the apiserver knows only None and Webhook`,
+        `set strategy: Webhook (${stanza})`,
+      ),
+    ];
   }
   if (crd.preserveUnknownFields) {
     found.push(
@@ -55,7 +63,13 @@ function clientConfigChecks(crd: CrdConfig, now: Date): Finding[] {
   const found: Finding[] = [];
   const path = crd.clientConfigPath;
   if (crd.url !== undefined && crd.service) {
-    found.push(error("url-and-service", `${path} has both url and service: the apiserver requires exactly one`, `remove ${path}.service: crdshift is reached by URL`));
+    found.push(
+      error(
+        "url-and-service",
+        `${path} has both url and service: the apiserver requires exactly one`,
+        `remove ${path}.service: crdshift is reached by URL`,
+      ),
+    );
   } else if (crd.service) {
     const where = `${String(crd.service.namespace ?? "?")}/${String(crd.service.name ?? "?")}`;
     found.push(
@@ -66,12 +80,24 @@ function clientConfigChecks(crd: CrdConfig, now: Date): Finding[] {
       ),
     );
   } else if (crd.url === undefined) {
-    found.push(error("no-url", `${path} has no url: the apiserver requires a url or a service`, `set ${path}.url to the webhook's https URL`));
+    found.push(
+      error(
+        "no-url",
+        `${path} has no url: the apiserver requires a url or a service`,
+        `set ${path}.url to the webhook's https URL`,
+      ),
+    );
   }
   if (crd.url !== undefined) {
     const invalid = webhookUrlError(crd.url);
     if (invalid) {
-      found.push(error("url-invalid", `${path}.url: ${invalid}`, "give the https URL of the deployed webhook, with the path token if one is set: https://HOST/convert/<token>"));
+      found.push(
+        error(
+          "url-invalid",
+          `${path}.url: ${invalid}`,
+          "give the https URL of the deployed webhook, with the path token if one is set: https://HOST/convert/<token>",
+        ),
+      );
     } else if (isLoopback(new URL(crd.url).hostname)) {
       found.push(
         warning(
@@ -90,10 +116,22 @@ function caBundleChecks(crd: CrdConfig, base64: string, now: Date): Finding[] {
   const path = `${crd.clientConfigPath}.caBundle`;
   const bundle = readCaBundle(base64);
   if (bundle.kind === "invalid") {
-    return [error("cabundle-invalid", `${path} is not usable: ${bundle.error}; the apiserver refuses it`, `set ${path} to the base64 of the PEM certificate of the CA that signed the webhook's certificate, or remove it for a publicly trusted one`)];
+    return [
+      error(
+        "cabundle-invalid",
+        `${path} is not usable: ${bundle.error}; the apiserver refuses it`,
+        `set ${path} to the base64 of the PEM certificate of the CA that signed the webhook's certificate, or remove it for a publicly trusted one`,
+      ),
+    ];
   }
   if (bundle.kind === "blank") {
-    return [warning("cabundle-blank", `${path} holds only whitespace: Kubernetes 1.34 and later treat it as empty (system roots), earlier versions refuse it`, `remove ${path}`)];
+    return [
+      warning(
+        "cabundle-blank",
+        `${path} holds only whitespace: Kubernetes 1.34 and later treat it as empty (system roots), earlier versions refuse it`,
+        `remove ${path}`,
+      ),
+    ];
   }
   const found: Finding[] = [];
   const host = crd.url && !webhookUrlError(crd.url) ? new URL(crd.url).hostname : undefined;
@@ -110,9 +148,21 @@ function caBundleChecks(crd: CrdConfig, base64: string, now: Date): Finding[] {
     const days = daysLeft(certificate, now);
     const who = commonName(certificate.subject);
     if (days < 0) {
-      found.push(error("cabundle-expired", `${path}: the CA certificate ${who} expired on ${certificate.validTo}`, `put the CA's renewed certificate in ${path}`));
+      found.push(
+        error(
+          "cabundle-expired",
+          `${path}: the CA certificate ${who} expired on ${certificate.validTo}`,
+          `put the CA's renewed certificate in ${path}`,
+        ),
+      );
     } else if (days < EXPIRY_WARNING_DAYS) {
-      found.push(warning("cabundle-expires-soon", `${path}: the CA certificate ${who} expires in ${days} days (${certificate.validTo})`, `put the CA's renewed certificate in ${path} before then`));
+      found.push(
+        warning(
+          "cabundle-expires-soon",
+          `${path}: the CA certificate ${who} expires in ${days} days (${certificate.validTo})`,
+          `put the CA's renewed certificate in ${path} before then`,
+        ),
+      );
     }
   }
   return found;
@@ -122,12 +172,27 @@ function reviewVersionChecks(crd: CrdConfig): Finding[] {
   const path = crd.reviewVersionsPath;
   const listed = crd.reviewVersions;
   const fix = `set ${path}: [v1, v1beta1] (crdshift answers both)`;
-  if (listed === undefined) return [error("review-versions-missing", `${path} is missing: the apiserver requires it for strategy Webhook`, fix)];
+  if (listed === undefined)
+    return [
+      error("review-versions-missing", `${path} is missing: the apiserver requires it for strategy Webhook`, fix),
+    ];
   if (!listed.some((version) => REVIEW_VERSIONS.includes(version))) {
-    return [error("review-versions-unknown", `${path} is [${listed.join(", ")}]: neither v1 nor v1beta1, so every conversion fails with "no supported conversion review versions"`, fix)];
+    return [
+      error(
+        "review-versions-unknown",
+        `${path} is [${listed.join(", ")}]: neither v1 nor v1beta1, so every conversion fails with "no supported conversion review versions"`,
+        fix,
+      ),
+    ];
   }
   if (!listed.includes("v1")) {
-    return [warning("review-versions-no-v1", `${path} is [${listed.join(", ")}], without v1: reviews are sent as v1beta1, the legacy form`, fix)];
+    return [
+      warning(
+        "review-versions-no-v1",
+        `${path} is [${listed.join(", ")}], without v1: reviews are sent as v1beta1, the legacy form`,
+        fix,
+      ),
+    ];
   }
   return [];
 }
@@ -138,7 +203,9 @@ function versionChecks(crd: CrdConfig): Finding[] {
   return [
     error(
       "storage-versions",
-      storage.length === 0 ? "no version has storage: true" : `${storage.length} versions have storage: true (${storage.join(", ")})`,
+      storage.length === 0
+        ? "no version has storage: true"
+        : `${storage.length} versions have storage: true (${storage.join(", ")})`,
       "mark exactly one version storage: true; the apiserver refuses anything else",
     ),
   ];
@@ -148,14 +215,26 @@ function registryChecks(crd: CrdConfig, registry: Registry, definition: KindDefi
   const label = `${crd.kind}.${crd.group}`;
   if (!definition) {
     const served = registry.kinds.map((kind) => `${kind.kind}.${kind.group}`).join(", ") || "nothing";
-    return [error("kind-not-in-registry", `${label} is not in the registry (it serves ${served}): the webhook fails every conversion of it`, `add a defineKind for ${label} to the registry, or point --registry at the module that has it`)];
+    return [
+      error(
+        "kind-not-in-registry",
+        `${label} is not in the registry (it serves ${served}): the webhook fails every conversion of it`,
+        `add a defineKind for ${label} to the registry, or point --registry at the module that has it`,
+      ),
+    ];
   }
   const found: Finding[] = [];
   const registered = new Set(definition.versions.keys());
   for (const version of crd.versions) {
     if (registered.has(version.name)) continue;
     if (version.served) {
-      found.push(error("served-version-not-in-registry", `${version.name} is served, but the registry lacks it: every read of ${label} in ${version.name}, or of objects stored in it, fails`, `add ${version.name} to ${label}'s versions in the registry, with converters`));
+      found.push(
+        error(
+          "served-version-not-in-registry",
+          `${version.name} is served, but the registry lacks it: every read of ${label} in ${version.name}, or of objects stored in it, fails`,
+          `add ${version.name} to ${label}'s versions in the registry, with converters`,
+        ),
+      );
     } else if (!crd.storedVersions?.includes(version.name)) {
       found.push(
         warning(
@@ -167,7 +246,12 @@ function registryChecks(crd: CrdConfig, registry: Registry, definition: KindDefi
     }
   }
   if (crd.storedVersions === undefined) {
-    found.push(info("stored-versions-unknown", "the manifest has no status.storedVersions, so the versions objects are stored in were not checked; give kubectl get crd NAME -o yaml to check them"));
+    found.push(
+      info(
+        "stored-versions-unknown",
+        "the manifest has no status.storedVersions, so the versions objects are stored in were not checked; give kubectl get crd NAME -o yaml to check them",
+      ),
+    );
   } else {
     for (const version of crd.storedVersions) {
       if (registered.has(version)) continue;

@@ -1,8 +1,8 @@
 import { isIP } from "node:net";
 import * as tls from "node:tls";
-import { tlsErrorText, type TlsPeer } from "../webhook-call/post-review";
+import { type TlsPeer, tlsErrorText } from "../webhook-call/post-review";
 import { commonName, daysLeft } from "./ca-bundle";
-import { error, info, warning, type Finding } from "./finding";
+import { error, type Finding, info, warning } from "./finding";
 
 const EXPIRY_WARNING_DAYS = 30;
 
@@ -36,20 +36,49 @@ export function tlsFindings(peer: TlsPeer, context: TlsContext): Finding[] {
     );
   }
   if (peer.protocol && /^(SSLv|TLSv1(\.[01])?$)/.test(peer.protocol)) {
-    found.push(error("tls-version", `the server negotiated ${peer.protocol}; the apiserver requires TLS 1.2 or later`, "enable TLS 1.2 or 1.3 on the server"));
+    found.push(
+      error(
+        "tls-version",
+        `the server negotiated ${peer.protocol}; the apiserver requires TLS 1.2 or later`,
+        "enable TLS 1.2 or 1.3 on the server",
+      ),
+    );
   }
   if (!certificate) return found;
   if (!certificate.subjectAltName) {
-    found.push(error("tls-no-san", `the certificate ${commonName(certificate.subject)} has no subjectAltName: Go, and so the apiserver, ignores the CN and refuses it`, "issue the certificate with the host as a DNS (or IP) subjectAltName"));
+    found.push(
+      error(
+        "tls-no-san",
+        `the certificate ${commonName(certificate.subject)} has no subjectAltName: Go, and so the apiserver, ignores the CN and refuses it`,
+        "issue the certificate with the host as a DNS (or IP) subjectAltName",
+      ),
+    );
   }
   const days = daysLeft(certificate, context.now);
   const names = certificate.subjectAltName ?? commonName(certificate.subject);
   if (days < 0) {
-    found.push(error("tls-expired", `the certificate for ${names} expired on ${certificate.validTo}`, "renew the server's certificate"));
+    found.push(
+      error(
+        "tls-expired",
+        `the certificate for ${names} expired on ${certificate.validTo}`,
+        "renew the server's certificate",
+      ),
+    );
   } else if (days < EXPIRY_WARNING_DAYS) {
-    found.push(warning("tls-expires-soon", `the certificate for ${names} expires in ${days} days (${certificate.validTo})`, "renew the server's certificate before then, and check that renewal is automatic"));
+    found.push(
+      warning(
+        "tls-expires-soon",
+        `the certificate for ${names} expires in ${days} days (${certificate.validTo})`,
+        "renew the server's certificate before then, and check that renewal is automatic",
+      ),
+    );
   } else {
-    found.push(info("tls-certificate", `certificate for ${names}, issued by ${commonName(certificate.issuer)}, valid until ${certificate.validTo} (${days} days), ${peer.protocol ?? "TLS"}`));
+    found.push(
+      info(
+        "tls-certificate",
+        `certificate for ${names}, issued by ${commonName(certificate.issuer)}, valid until ${certificate.validTo} (${days} days), ${peer.protocol ?? "TLS"}`,
+      ),
+    );
   }
   return found;
 }
@@ -57,7 +86,10 @@ export function tlsFindings(peer: TlsPeer, context: TlsContext): Finding[] {
 function why(error: string | undefined, hostname: string): string {
   if (!error) return "verification failed";
   // A host mismatch comes as a sentence, the rest as OpenSSL codes.
-  return tlsErrorText(error, hostname) ?? (/does not match/i.test(error) ? `x509: certificate is not valid for ${hostname} (${error})` : error);
+  return (
+    tlsErrorText(error, hostname) ??
+    (/does not match/i.test(error) ? `x509: certificate is not valid for ${hostname} (${error})` : error)
+  );
 }
 
 /**

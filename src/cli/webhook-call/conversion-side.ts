@@ -2,8 +2,8 @@ import { createApp } from "../../app";
 import { readConfig } from "../../config";
 import { silentLogger } from "../../log";
 import type { Registry } from "../../registry";
-import { checkReply, type ApiserverVerdict } from "../../testing/apiserver";
-import { createPoster, type Connection, type TlsPeer } from "./post-review";
+import { type ApiserverVerdict, checkReply } from "../../testing/apiserver";
+import { type Connection, createPoster, type TlsPeer } from "./post-review";
 import type { ReviewRequest } from "./review-request";
 
 /** One call's outcome as the apiserver would take it, with what the call itself showed. */
@@ -30,7 +30,11 @@ export function urlSide(name: string, url: string, connection: Connection = {}):
     name,
     async convert(request) {
       const result = await poster.post(request);
-      if (!result.ok) return { verdict: { ok: false, error: `${prefix(request)} failed: ${result.error}` }, elapsedMs: result.elapsedMs };
+      if (!result.ok)
+        return {
+          verdict: { ok: false, error: `${prefix(request)} failed: ${result.error}` },
+          elapsedMs: result.elapsedMs,
+        };
       return {
         verdict: checkReply(request.review, result.status, result.body, result.contentType),
         elapsedMs: result.elapsedMs,
@@ -55,7 +59,11 @@ export function registrySide(name: string, registry: Registry): ConversionSide {
       const started = performance.now();
       const res = await app.request("http://crdshift.local/convert?timeout=30s", {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json, */*", "User-Agent": "kube-apiserver-admission" },
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, */*",
+          "User-Agent": "kube-apiserver-admission",
+        },
         body: request.body,
       });
       const body = await res.text();

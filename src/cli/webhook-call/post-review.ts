@@ -1,7 +1,7 @@
+import type { X509Certificate } from "node:crypto";
 import * as http from "node:http";
 import * as https from "node:https";
 import type { TLSSocket } from "node:tls";
-import type { X509Certificate } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { apiserverUrl, type ReviewRequest } from "./review-request";
 
@@ -86,7 +86,9 @@ export function createPoster(url: string, connection: Connection = {}) {
         },
       });
       timer = setTimeout(() => {
-        fail(`context deadline exceeded (Client.Timeout exceeded ${headersIn ? "while reading body" : "while awaiting headers"})`);
+        fail(
+          `context deadline exceeded (Client.Timeout exceeded ${headersIn ? "while reading body" : "while awaiting headers"})`,
+        );
         req.destroy();
       }, timeoutMs);
       req.on("error", (error: NodeJS.ErrnoException) => fail(transportError(error, target)));
@@ -113,7 +115,8 @@ export function createPoster(url: string, connection: Connection = {}) {
               // Bounded as the bytes on the wire are: a small gzip can unpack to gigabytes.
               raw = gunzipSync(raw, { maxOutputLength: MAX_REPLY_BYTES });
             } catch (error) {
-              if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return fail(`the reply is larger than ${MAX_REPLY_BYTES} bytes once unzipped`);
+              if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+                return fail(`the reply is larger than ${MAX_REPLY_BYTES} bytes once unzipped`);
               return fail(`gzip: ${(error as Error).message}`);
             }
           }

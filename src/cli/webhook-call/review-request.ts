@@ -14,7 +14,11 @@ export interface ReviewRequest {
  * a fresh UUID, the envelope in struct order, the objects with sorted keys, the pre-filled empty
  * `response` stanza, one trailing newline.
  */
-export function reviewRequest(desiredAPIVersion: string, objects: unknown[], reviewVersion: "v1" | "v1beta1" = "v1"): ReviewRequest {
+export function reviewRequest(
+  desiredAPIVersion: string,
+  objects: unknown[],
+  reviewVersion: "v1" | "v1beta1" = "v1",
+): ReviewRequest {
   const apiVersion = `apiextensions.k8s.io/${reviewVersion}`;
   const uid = randomUUID();
   const body = goStruct([
@@ -28,9 +32,19 @@ export function reviewRequest(desiredAPIVersion: string, objects: unknown[], rev
         ["objects", goJson(objects)],
       ]),
     ],
-    ["response", goStruct([["uid", '""'], ["convertedObjects", "null"], ["result", goStruct([["metadata", "{}"]])]])],
+    [
+      "response",
+      goStruct([
+        ["uid", '""'],
+        ["convertedObjects", "null"],
+        ["result", goStruct([["metadata", "{}"]])],
+      ]),
+    ],
   ]);
-  return { review: { apiVersion, kind: "ConversionReview", request: { uid, desiredAPIVersion, objects } }, body: `${body}\n` };
+  return {
+    review: { apiVersion, kind: "ConversionReview", request: { uid, desiredAPIVersion, objects } },
+    body: `${body}\n`,
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import { main } from "../../../src/cli/main";
 import { registrySide, urlSide } from "../../../src/cli/webhook-call/conversion-side";
 import { createRegistry, defineKind } from "../../../src/registry";
 import { testApp } from "../../helpers";
-import { serveApp, serveRaw, type LocalServer } from "../local-server";
+import { type LocalServer, serveApp, serveRaw } from "../local-server";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const DROPS_PORT = `${root}test/fixtures/port-dropping-registry.ts`;
@@ -18,7 +18,11 @@ const CA = `${root}test/fixtures/tls/localhost.crt`;
 async function run(args: string[], stdin = "") {
   let stdout = "";
   let stderr = "";
-  const code = await main(["diff", ...args], { out: (t) => (stdout += t), err: (t) => (stderr += t), stdin: () => stdin });
+  const code = await main(["diff", ...args], {
+    out: (t) => (stdout += t),
+    err: (t) => (stderr += t),
+    stdin: () => stdin,
+  });
   return { code, stdout, stderr };
 }
 
@@ -39,7 +43,12 @@ const list = JSON.stringify({
     crontab("v1", "split", { host: "h", port: "80", protocol: "TCP" }),
     crontab("v1beta1", "empty", {}),
     { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings" } },
-    { apiVersion: "stable.example.com/v1", kind: "CronTab", metadata: { name: "kep" }, spec: { cronSpec: "* * * * */5" } },
+    {
+      apiVersion: "stable.example.com/v1",
+      kind: "CronTab",
+      metadata: { name: "kep" },
+      spec: { cronSpec: "* * * * */5" },
+    },
   ],
 });
 
@@ -48,21 +57,35 @@ describe("crdshift diff between two registries", () => {
     const { code, stdout } = await run(["-f", "-", "--against", DROPS_PORT, "-o", "json"], list);
     expect(code).toBe(1);
     const report = JSON.parse(stdout);
-    const changed = report.objects.flatMap((o: any) => o.versions.filter((v: any) => v.outcome !== "same").map((v: any) => [o.name, v.to, v.outcome, v.differences]));
+    const changed = report.objects.flatMap((o: any) =>
+      o.versions.filter((v: any) => v.outcome !== "same").map((v: any) => [o.name, v.to, v.outcome, v.differences]),
+    );
     expect(changed).toEqual([
       ["default/beta", "v1", "different", [{ path: ".port", candidate: "1234" }]],
       ["default/alpha", "v1", "different", [{ path: ".port", candidate: "2345" }]],
     ]);
     expect(report.changed).toBe(2);
-    expect(report.skipped).toEqual(["document 1, item 4 (settings): not a custom resource with apiVersion group/version and kind"]);
-    expect(report.objects.map((o: any) => o.name)).toEqual(["default/beta", "default/alpha", "default/split", "default/empty", "kep"]);
+    expect(report.skipped).toEqual([
+      "document 1, item 4 (settings): not a custom resource with apiVersion group/version and kind",
+    ]);
+    expect(report.objects.map((o: any) => o.name)).toEqual([
+      "default/beta",
+      "default/alpha",
+      "default/split",
+      "default/empty",
+      "kep",
+    ]);
   });
 
   it("prints each change with both values, and a summary table", async () => {
     const { code, stdout } = await run(["-f", "-", "--registry", DROPS_PORT, "--against", "examples/index.ts"], list);
     expect(code).toBe(1);
-    expect(stdout).toContain("default/beta (CronTab.example.com example.com/v1beta1, document 1, item 0)\n  v1: different\n    .port: baseline \"1234\", candidate missing\n  v1alpha1: same\n");
-    expect(stdout).toContain("default/split (CronTab.example.com example.com/v1, document 1, item 2): same in v1beta1, v1alpha1\n");
+    expect(stdout).toContain(
+      'default/beta (CronTab.example.com example.com/v1beta1, document 1, item 0)\n  v1: different\n    .port: baseline "1234", candidate missing\n  v1alpha1: same\n',
+    );
+    expect(stdout).toContain(
+      "default/split (CronTab.example.com example.com/v1, document 1, item 2): same in v1beta1, v1alpha1\n",
+    );
     expect(stdout).toContain(
       [
         "kind                        to        same  different  failed in baseline  failed in candidate  failed in both",
@@ -86,7 +109,10 @@ describe("crdshift diff between two registries", () => {
       defineKind({
         group: "gauges.example.com",
         kind: "Gauge",
-        versions: { v1: z.looseObject({ max: z.optional(z.number()) }), v2: z.looseObject({ max: z.optional(z.number()) }) },
+        versions: {
+          v1: z.looseObject({ max: z.optional(z.number()) }),
+          v2: z.looseObject({ max: z.optional(z.number()) }),
+        },
         converters: {
           v1: {
             v2: (o) => {
@@ -99,7 +125,12 @@ describe("crdshift diff between two registries", () => {
         },
       });
     const candidate = createRegistry([gauge(10)]);
-    const objects = [5, 50, -1].map((max) => ({ apiVersion: "gauges.example.com/v1", kind: "Gauge", metadata: { name: `g${max}` }, max }));
+    const objects = [5, 50, -1].map((max) => ({
+      apiVersion: "gauges.example.com/v1",
+      kind: "Gauge",
+      metadata: { name: `g${max}` },
+      max,
+    }));
     const { objects: sources, skipped } = readObjects(objects, candidate);
     const report = await runDiff(sources, skipped, {
       candidate: registrySide("candidate", candidate),
@@ -127,7 +158,10 @@ describe("crdshift diff against a running server", () => {
     const same = await run(["-f", "-", "--against", `${server.origin}/convert`, "--allow-http"], request);
     expect(same.stdout).toMatch(/crdshift diff: no change in 4 conversions of 2 objects\n$/);
     expect(same.code).toBe(0);
-    const changed = await run(["-f", "-", "--registry", DROPS_PORT, "--against", `${server.origin}/convert`, "--allow-http", "-o", "json"], request);
+    const changed = await run(
+      ["-f", "-", "--registry", DROPS_PORT, "--against", `${server.origin}/convert`, "--allow-http", "-o", "json"],
+      request,
+    );
     expect(changed.code).toBe(1);
     const report = JSON.parse(changed.stdout);
     expect(report.baseline).toBe(`${server.origin}/convert`);
@@ -138,26 +172,58 @@ describe("crdshift diff against a running server", () => {
   });
 
   it("refuses a plain http URL without --allow-http (exit 2), and says so when nothing answers (exit 1)", async () => {
-    expect(await run(["-f", "examples/objects/docs-v1beta1.yaml", "--against", `${server.origin}/convert`])).toMatchObject({
+    expect(
+      await run(["-f", "examples/objects/docs-v1beta1.yaml", "--against", `${server.origin}/convert`]),
+    ).toMatchObject({
       code: 2,
-      stderr: "crdshift: --against: 'https' is the only allowed URL scheme; desired format: https://host[/path]; add --allow-http to call a local server\n",
+      stderr:
+        "crdshift: --against: 'https' is the only allowed URL scheme; desired format: https://host[/path]; add --allow-http to call a local server\n",
     });
-    const down = await run(["-f", "examples/objects/docs-v1beta1.yaml", "--against", "http://127.0.0.1:1/convert", "--allow-http"]);
+    const down = await run([
+      "-f",
+      "examples/objects/docs-v1beta1.yaml",
+      "--against",
+      "http://127.0.0.1:1/convert",
+      "--allow-http",
+    ]);
     expect(down.code).toBe(1);
     expect(down.stdout).toBe("");
-    expect(down.stderr).toMatch(/^crdshift diff: the baseline could not be called, nothing was compared: conversion webhook for example\.com\/v1beta1, Kind=CronTab failed: Post "http:\/\/127\.0\.0\.1:1\/convert\?timeout=30s": dial tcp 127\.0\.0\.1:1: connect: connection refused\n$/);
+    expect(down.stderr).toMatch(
+      /^crdshift diff: the baseline could not be called, nothing was compared: conversion webhook for example\.com\/v1beta1, Kind=CronTab failed: Post "http:\/\/127\.0\.0\.1:1\/convert\?timeout=30s": dial tcp 127\.0\.0\.1:1: connect: connection refused\n$/,
+    );
   });
 
   it("over https: untrusted without --ca, trusted with it", async () => {
     const secure = await serveApp(testApp().app.fetch, { tls: true });
     try {
-      const untrusted = await run(["-f", "examples/objects/docs-v1beta1.yaml", "--against", `${secure.origin}/convert`]);
+      const untrusted = await run([
+        "-f",
+        "examples/objects/docs-v1beta1.yaml",
+        "--against",
+        `${secure.origin}/convert`,
+      ]);
       expect(untrusted.code).toBe(1);
       expect(untrusted.stderr).toContain("x509: certificate signed by unknown authority");
-      const trusted = await run(["-f", "examples/objects/docs-v1beta1.yaml", "--against", `${secure.origin}/convert`, "--ca", CA]);
+      const trusted = await run([
+        "-f",
+        "examples/objects/docs-v1beta1.yaml",
+        "--against",
+        `${secure.origin}/convert`,
+        "--ca",
+        CA,
+      ]);
       expect(trusted.stdout).toMatch(/no change in 4 conversions of 2 objects\n$/);
       expect(trusted.code).toBe(0);
-      expect(await run(["-f", "examples/objects/docs-v1beta1.yaml", "--against", `${secure.origin}/convert`, "--ca", "missing.pem"])).toMatchObject({
+      expect(
+        await run([
+          "-f",
+          "examples/objects/docs-v1beta1.yaml",
+          "--against",
+          `${secure.origin}/convert`,
+          "--ca",
+          "missing.pem",
+        ]),
+      ).toMatchObject({
         code: 2,
         stderr: "crdshift: cannot read --ca missing.pem: ENOENT\n",
       });
@@ -176,7 +242,13 @@ describe("crdshift diff against a running server", () => {
         if (!metadata.labels && metadata.name === "bare") metadata.labels = {}; // the same as none, to Kubernetes
         return { ...object, apiVersion: sent.request.desiredAPIVersion, metadata };
       });
-      res.writeHead(200).end(JSON.stringify({ apiVersion: sent.apiVersion, kind: "ConversionReview", response: { uid: sent.request.uid, result: { status: "Success" }, convertedObjects } }));
+      res.writeHead(200).end(
+        JSON.stringify({
+          apiVersion: sent.apiVersion,
+          kind: "ConversionReview",
+          response: { uid: sent.request.uid, result: { status: "Success" }, convertedObjects },
+        }),
+      );
     });
     const widget = defineKind({
       group: "widgets.example.com",
@@ -192,7 +264,11 @@ describe("crdshift diff against a running server", () => {
     }));
     try {
       const { objects: sources } = readObjects(objects, registry);
-      const report = await runDiff(sources, [], { candidate: registrySide("registry", registry), baseline: urlSide("meddling", `${meddling.origin}/convert`), versions: () => ["v1", "v2"] });
+      const report = await runDiff(sources, [], {
+        candidate: registrySide("registry", registry),
+        baseline: urlSide("meddling", `${meddling.origin}/convert`),
+        versions: () => ["v1", "v2"],
+      });
       expect(report.objects.map((o) => o.versions[0])).toEqual([
         { to: "v2", outcome: "same" },
         { to: "v2", outcome: "different", differences: [{ path: ".metadata.labels", candidate: { drop: "yes" } }] },

@@ -17,7 +17,9 @@ describe("jsonDifferences", () => {
   });
 
   it("reports a change of type once, not once per leaf below it", () => {
-    expect(jsonDifferences({ a: { b: 1, c: 2 } }, { a: [1, 2] })).toEqual([{ path: ".a", baseline: { b: 1, c: 2 }, candidate: [1, 2] }]);
+    expect(jsonDifferences({ a: { b: 1, c: 2 } }, { a: [1, 2] })).toEqual([
+      { path: ".a", baseline: { b: 1, c: 2 }, candidate: [1, 2] },
+    ]);
     expect(jsonDifferences(1, "1")).toEqual([{ path: ".", baseline: 1, candidate: "1" }]);
   });
 

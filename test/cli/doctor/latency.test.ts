@@ -9,7 +9,9 @@ describe("latency against the apiserver's limits (figures given, not measured)",
   it("a slow first call alone (a new connection, a cold start) is reported, not warned about", () => {
     const found = latencyFindings([900, 5, 6, 7]);
     expect(found.map((f) => `${f.severity} ${f.code}`)).toEqual(["info latency"]);
-    expect(found[0]!.message).toBe("4 calls: first 900 ms (new connection), median 6.0 ms, slowest 900 ms; 1 over the apiserver's trace threshold of 58 ms for one object, limit 30 s");
+    expect(found[0]!.message).toBe(
+      "4 calls: first 900 ms (new connection), median 6.0 ms, slowest 900 ms; 1 over the apiserver's trace threshold of 58 ms for one object, limit 30 s",
+    );
   });
 
   it("a median over the threshold is a warning; a call over half the timeout another", () => {

@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,10 +36,19 @@ function crdshift(args: string[]): Promise<{ code: number; stdout: string; stder
 
 describe("crdshift doctor against npm start", () => {
   it("on the examples' CRD with --allow-http: only the http error", async () => {
-    const { code, stdout, stderr } = await crdshift(["doctor", "-f", "examples/crds/crontabs.example.com.yaml", "--url", `${base}/convert`, "--allow-http"]);
+    const { code, stdout, stderr } = await crdshift([
+      "doctor",
+      "-f",
+      "examples/crds/crontabs.example.com.yaml",
+      "--url",
+      `${base}/convert`,
+      "--allow-http",
+    ]);
     expect(stderr).toBe("");
     const problems = stdout.split("\n").filter((line) => /^ {2}(ERROR|warning) /.test(line));
-    expect(problems).toEqual([`  ERROR    http-url: ${base}/convert is plain http: the apiserver calls only https URLs; probed only because of --allow-http`]);
+    expect(problems).toEqual([
+      `  ERROR    http-url: ${base}/convert is plain http: the apiserver calls only https URLs; probed only because of --allow-http`,
+    ]);
     expect(stdout).toContain("  info     probe-ok: 18 v1 ConversionReviews over 6 ordered pairs of served versions");
     expect(code).toBe(1);
   });

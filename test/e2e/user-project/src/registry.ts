@@ -24,7 +24,8 @@ export const e2eKind = defineKind({
     v2: {
       v1: ({ host, port, ...rest }) => {
         if (host === undefined && port === undefined) return rest;
-        if (host === undefined || port === undefined || port.includes(":")) throw new Error("v1 needs both host and port, and a port without a colon");
+        if (host === undefined || port === undefined || port.includes(":"))
+          throw new Error("v1 needs both host and port, and a port without a colon");
         return { ...rest, hostPort: `${host}:${port}` };
       },
     },
