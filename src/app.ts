@@ -34,7 +34,7 @@ export interface AppOptions {
    * The caller's address as the platform saw it (the socket on Node, `CF-Connecting-IP` on
    * Workers, `requestContext.http.sourceIp` on Lambda), for CRDSHIFT_ALLOWED_SOURCES.
    */
-  sourceAddress?: (c: Context) => string | undefined;
+  callerAddress?: (c: Context) => string | undefined;
   /**
    * The hash tokens go through before their constant-time comparison. Default: SHA-256 from Web
    * Crypto (Hono's). Node and Lambda pass node:crypto's: the same hash without loading Node's
@@ -51,11 +51,11 @@ export interface AppOptions {
  */
 export function createApp(options: AppOptions): Hono {
   const { registry, config, log = jsonLogger, now = Date.now, startedAt, platformDeadline } = options;
-  const { metrics = noMetrics, defer = deferAfterReply, sourceAddress, tokenHash } = options;
+  const { metrics = noMetrics, defer = deferAfterReply, callerAddress, tokenHash } = options;
   const { maxDepth, maxObjects, maxObjectBytes, replyLimitBytes } = config;
   const app = new Hono();
   let cold = true;
-  let unknownSourceLogged = false;
+  let unknownCallerLogged = false;
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
 
@@ -75,7 +75,7 @@ export function createApp(options: AppOptions): Hono {
     metrics.rejected(reason);
     // 404s are the internet knocking: counted, not logged line by line.
     if (status !== 404) log({ level: "warn", msg: "request rejected", status, reason, error, ...detail });
-    ship(c);
+    flushMetricsAfterReply(c);
     return c.json({ error }, status, options.headers);
   };
   /**
@@ -86,7 +86,7 @@ export function createApp(options: AppOptions): Hono {
     refuse(c, "body-unreadable", 400, "the request body could not be read: the upload broke off or was malformed", {
       detail: describeError(error),
     });
-  const ship = (c: Context) => {
+  const flushMetricsAfterReply = (c: Context) => {
     const work = metrics.pending();
     if (work) defer(c, work);
   };
@@ -97,12 +97,12 @@ export function createApp(options: AppOptions): Hono {
   const streamedSizeGuard = bodyLimit({ maxSize: config.bodyLimitBytes, onError: tooLarge });
 
   /** Whether the caller's network may call at all; unknown addresses are refused (fail closed). */
-  function sourceAllowed(c: Context): boolean {
-    const allowed = config.allowedSources;
+  function callerAllowed(c: Context): boolean {
+    const allowed = config.allowedCallers;
     if (!allowed) return true;
-    const address = sourceAddress?.(c);
-    if (address === undefined && !unknownSourceLogged) {
-      unknownSourceLogged = true;
+    const address = callerAddress?.(c);
+    if (address === undefined && !unknownCallerLogged) {
+      unknownCallerLogged = true;
       log({
         level: "error",
         msg: "CRDSHIFT_ALLOWED_SOURCES is set, but this platform gives no caller address: refusing every request",
@@ -118,7 +118,7 @@ export function createApp(options: AppOptions): Hono {
    */
   async function refusal(c: Context): Promise<Response | undefined> {
     // Networks first, then the token: neither reveals anything to a caller who fails it.
-    if (!sourceAllowed(c)) return refuse(c, "source-not-allowed", 404, "not found");
+    if (!callerAllowed(c)) return refuse(c, "source-not-allowed", 404, "not found");
     const given = c.req.param("token");
     if (config.tokens.length === 0 ? given !== undefined : !(await tokenMatches(config.tokens, given, tokenHash)))
       return notFound(c);
@@ -201,7 +201,7 @@ export function createApp(options: AppOptions): Hono {
       objects: request.objects.length,
       durationMs,
     });
-    ship(c);
+    flushMetricsAfterReply(c);
     return c.body(outcome.text, 200, { "Content-Type": "application/json" });
   };
 

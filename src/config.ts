@@ -1,4 +1,4 @@
-import { parseSources, type SourceMatcher } from "./sources";
+import { type CallerNetworkMatcher, parseCallerNetworks } from "./caller-networks";
 
 /**
  * The one typed configuration, read from whatever a platform calls its environment
@@ -25,7 +25,7 @@ export interface Config {
    * Caller networks allowed (CRDSHIFT_ALLOWED_SOURCES), checked against the address the platform
    * saw; others get 404. Undefined: any caller.
    */
-  allowedSources?: { ranges: readonly string[]; matches: SourceMatcher };
+  allowedCallers?: { ranges: readonly string[]; matches: CallerNetworkMatcher };
   /** Deepest nesting of arrays and objects accepted in a body; deeper gets 400. */
   maxDepth: number;
   /** Most objects in one review; more fail the review. */
@@ -107,7 +107,7 @@ export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
       positiveInteger(env, "CRDSHIFT_BODY_LIMIT_BYTES") ?? platform.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
     budgetMs: positiveInteger(env, "CRDSHIFT_BUDGET_MS") ?? DEFAULTS.budgetMs,
     replyLimitBytes: positiveInteger(env, "CRDSHIFT_REPLY_LIMIT_BYTES") ?? platform.replyLimitBytes,
-    ...sources(env),
+    ...callerNetworks(env),
     maxDepth: positiveInteger(env, "CRDSHIFT_MAX_DEPTH") ?? DEFAULTS.maxDepth,
     maxObjects: positiveInteger(env, "CRDSHIFT_MAX_OBJECTS") ?? DEFAULTS.maxObjects,
     maxObjectBytes: positiveInteger(env, "CRDSHIFT_MAX_OBJECT_BYTES") ?? DEFAULTS.maxObjectBytes,
@@ -160,11 +160,11 @@ function readMetrics(env: Env, fallback: MetricsSink): MetricsConfig {
   };
 }
 
-function sources(env: Env): Pick<Config, "allowedSources"> {
+function callerNetworks(env: Env): Pick<Config, "allowedCallers"> {
   const value = text(env, "CRDSHIFT_ALLOWED_SOURCES");
   if (value === undefined) return {};
   try {
-    return { allowedSources: parseSources(value) };
+    return { allowedCallers: parseCallerNetworks(value) };
   } catch (error) {
     throw new ConfigError(
       `CRDSHIFT_ALLOWED_SOURCES: ${(error as Error).message}; give addresses or CIDR ranges separated by commas`,

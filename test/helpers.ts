@@ -22,7 +22,7 @@ export function testApp(
     env?: Record<string, string>;
     registry?: Registry;
     now?: () => number;
-    sourceAddress?: AppOptions["sourceAddress"];
+    callerAddress?: AppOptions["callerAddress"];
   } = {},
 ) {
   const logs: LogRecord[] = [];
@@ -32,7 +32,7 @@ export function testApp(
     config,
     log: (record) => logs.push(record),
     ...(options.now ? { now: options.now } : {}),
-    ...(options.sourceAddress ? { sourceAddress: options.sourceAddress } : {}),
+    ...(options.callerAddress ? { callerAddress: options.callerAddress } : {}),
   });
   return { app, logs, config };
 }

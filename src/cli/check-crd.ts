@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { kindLabel } from "../protocol/api-version";
 import type { Registry } from "../registry";
 import { checkAgainstCrd } from "../testing/crd-check";
 import { readCrdFile } from "./crd-files";
@@ -16,7 +17,7 @@ export async function checkCrdFiles(
 ): Promise<boolean> {
   for (const file of files) {
     for (const crd of readCrdFile(resolve(options.cwd ?? process.cwd(), file), file).crds) {
-      io.out(`${crd.kind}.${crd.group} against ${file}\n`);
+      io.out(`${kindLabel(crd)} against ${file}\n`);
       const report = await checkAgainstCrd(registry, crd, options);
       for (const version of report.versions)
         io.out(`  ${version.version}  ${version.accepted} objects the CRD accepts, accepted\n`);

@@ -1,5 +1,7 @@
 import { type Document, isMap, isSeq, parseAllDocuments } from "yaml";
+import { isApiextensionsVersion, kindLabel } from "../protocol/api-version";
 import { type Registry, sortVersions } from "../registry";
+import { servedKinds } from "../registry/registry";
 import { UsageError } from "./io";
 
 /** Why `url` would be refused in a CRD (apiserver `ValidateWebhookURL` with https forced), or undefined. */
@@ -45,7 +47,7 @@ export function writeConversionStanza(
       throw new UsageError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
     const apiVersion = document.get("apiVersion");
     if (document.get("kind") !== "CustomResourceDefinition") continue;
-    if (apiVersion !== "apiextensions.k8s.io/v1" && apiVersion !== "apiextensions.k8s.io/v1beta1") {
+    if (!isApiextensionsVersion(apiVersion)) {
       throw new UsageError(
         `${name}: document ${index + 1}: a CustomResourceDefinition of apiVersion ${String(apiVersion)} is not one crdshift knows`,
       );
@@ -65,8 +67,8 @@ function update(document: Document.Parsed, apiVersion: string, registry: Registr
     throw new CrdError(`${crdName}: spec.group and spec.names.kind are required`);
   const served = registry.lookup(group, kind);
   if (!served) {
-    const known = registry.kinds.map((k) => `${k.kind}.${k.group}`).join(", ");
-    throw new CrdError(`${crdName}: ${kind}.${group} is not in the registry (it serves ${known})`);
+    const known = servedKinds(registry);
+    throw new CrdError(`${crdName}: ${kindLabel({ kind, group })} is not in the registry (it serves ${known})`);
   }
   const versionsNode = document.getIn(["spec", "versions"]);
   const listed: string[] = isSeq(versionsNode)
@@ -88,7 +90,7 @@ function update(document: Document.Parsed, apiVersion: string, registry: Registr
       missingHere.length > 0 ? `the CRD lacks ${missingHere.join(", ")}` : "",
     ].filter(Boolean);
     throw new CrdError(
-      `${crdName}: its versions (${sortVersions(listed).join(", ")}) differ from the registry's for ${kind}.${group} (${sortVersions(registered).join(", ")}): ${parts.join("; ")}`,
+      `${crdName}: its versions (${sortVersions(listed).join(", ")}) differ from the registry's for ${kindLabel({ kind, group })} (${sortVersions(registered).join(", ")}): ${parts.join("; ")}`,
     );
   }
   if (apiVersion === "apiextensions.k8s.io/v1") {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { kindFiles } from "../codegen/kind-files";
+import { kindLabel } from "../protocol/api-version";
 import { sortVersions } from "../registry";
 import { readCrdFile } from "./crd-files";
 import type { Output } from "./io";
@@ -33,7 +34,7 @@ export function generateSchemas(options: GenerateOptions, io: Output): void {
       const before = existsSync(schemasPath) ? listedVersions(readFileSync(schemasPath, "utf8")) : undefined;
       writeFileSync(schemasPath, files.schemas);
       const now = sortVersions(crd.versions.map((version) => version.name));
-      io.out(`wrote ${shown}/${files.schemasFile}: ${crd.kind}.${crd.group} (${now.join(", ")})\n`);
+      io.out(`wrote ${shown}/${files.schemasFile}: ${kindLabel(crd)} (${now.join(", ")})\n`);
       const kindPath = join(dir, files.kindFile);
       if (!existsSync(kindPath)) {
         writeFileSync(kindPath, files.kind);

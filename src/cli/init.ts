@@ -4,6 +4,7 @@ import * as z from "zod/mini";
 import { camelName } from "../codegen/identifiers";
 import { type KindFiles, kindFiles } from "../codegen/kind-files";
 import type { Crd } from "../openapi/crd-document";
+import { kindLabel } from "../protocol/api-version";
 import { createRegistry, defineKind, sortVersions } from "../registry";
 import { CrdError, webhookUrlError, writeConversionStanza } from "./crd";
 import { readCrdFile } from "./crd-files";
@@ -89,7 +90,7 @@ export function initProject(options: InitOptions, io: Output): void {
     kinds: kinds.map(({ crd, files }) => ({
       constant: files.constant,
       base: files.base,
-      label: `${crd.kind}.${crd.group}`,
+      label: kindLabel(crd),
       versions: sortVersions(crd.versions.map((version) => version.name)),
       todos: files.todos,
     })),
@@ -113,7 +114,7 @@ export function initProject(options: InitOptions, io: Output): void {
           ? "ready: its versions declare the same fields"
           : "one version";
     io.out(
-      `  src/kinds/${files.kindFile}: ${crd.kind}.${crd.group} (${sortVersions(crd.versions.map((v) => v.name)).join(", ")}), ${state}\n`,
+      `  src/kinds/${files.kindFile}: ${kindLabel(crd)} (${sortVersions(crd.versions.map((v) => v.name)).join(", ")}), ${state}\n`,
     );
   }
   for (const note of notes) io.err(`crdshift: ${note}\n`);

@@ -1,5 +1,6 @@
 import type { Crd } from "../openapi/crd-document";
 import { diffSchemas, isSameStructure, type SchemaDiff } from "../openapi/schema-diff";
+import { kindLabel } from "../protocol/api-version";
 import { sortVersions } from "../registry/version-order";
 import { commentText, kindConstName, propertyKey } from "./identifiers";
 import { schemasSource } from "./schema-source";
@@ -102,7 +103,7 @@ function kindSource(
       ? "    // One version: nothing to convert yet. When the CRD gains one, `crdshift generate` adds its\n    // schema, and defineKind names the converters it then needs.\n"
       : "";
   const about = [
-    `${crd.kind}.${crd.group}, versions ${listed}.`,
+    `${kindLabel(crd)}, versions ${listed}.`,
     "",
     `The schemas are generated from the CRD (${base}.schemas.ts; \`npx crdshift generate --crd ${options.crdFile}\` refreshes them and leaves this file alone).`,
     "This file is yours: the converters between neighbouring versions, by Kubernetes' version priority; crdshift chains them for versions further apart.",

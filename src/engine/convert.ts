@@ -1,8 +1,9 @@
 import * as core from "zod/v4/core";
 import { clip, quote, REASON_LIMIT } from "../clip";
-import { parseApiVersion } from "../protocol/api-version";
+import { kindLabel, parseApiVersion } from "../protocol/api-version";
 import type { KindDefinition } from "../registry/kind";
 import type { Registry } from "../registry/registry";
+import { servedKinds } from "../registry/registry";
 import type { Route } from "../registry/routes";
 import { describeObject } from "./describe";
 import { guardMetadata, sourceMetadataError } from "./metadata";
@@ -195,7 +196,7 @@ function convertOne(
   if (unknown)
     fail(
       "unknown-version",
-      `${clip(unknown)} is not a version of ${kind}.${group} (known: ${[...kindDef.versions.keys()].join(", ")})`,
+      `${clip(unknown)} is not a version of ${kindLabel({ kind, group })} (known: ${[...kindDef.versions.keys()].join(", ")})`,
     );
 
   if (source.version === version) {
@@ -309,7 +310,7 @@ function shownApiVersion(value: unknown): string {
 }
 
 function served(registry: Registry): string {
-  return registry.kinds.map((k) => `${k.kind}.${k.group}`).join(", ") || "no kinds";
+  return servedKinds(registry);
 }
 
 function budgetMessage(index: number, objects: readonly unknown[], desired: string, options: BatchOptions): string {

@@ -1,4 +1,5 @@
 import { parseAllDocuments } from "yaml";
+import { APIEXTENSIONS_VERSIONS, isApiextensionsVersion } from "../protocol/api-version";
 import type { OpenApiSchema } from "./schema";
 
 /** One CustomResourceDefinition, as far as crdshift needs it. */
@@ -24,8 +25,6 @@ export class CrdReadError extends Error {
   override name = "CrdReadError";
 }
 
-const CRD_API_VERSIONS = ["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"];
-
 /**
  * Every CustomResourceDefinition of a YAML or JSON text: several documents, or a `List` as
  * `kubectl get crd -o yaml` prints it. Other documents are skipped; a text with no CRD at all
@@ -50,9 +49,9 @@ export function readCrds(text: string, file: string): Crd[] {
 
 function readCrd(document: Record<string, unknown>, where: string): Crd {
   const apiVersion = document.apiVersion;
-  if (typeof apiVersion !== "string" || !CRD_API_VERSIONS.includes(apiVersion)) {
+  if (!isApiextensionsVersion(apiVersion)) {
     throw new CrdReadError(
-      `${where}: a CustomResourceDefinition of apiVersion ${String(apiVersion)} is not one crdshift knows (${CRD_API_VERSIONS.join(", ")})`,
+      `${where}: a CustomResourceDefinition of apiVersion ${String(apiVersion)} is not one crdshift knows (${APIEXTENSIONS_VERSIONS.join(", ")})`,
     );
   }
   const spec = isRecord(document.spec) ? document.spec : {};

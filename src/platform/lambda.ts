@@ -5,8 +5,8 @@ import type {
   FunctionUrlResult,
   LambdaContext,
 } from "../adapter/function-url/event";
+import { installLightResponse } from "../adapter/function-url/global-response";
 import { handleFunctionUrl } from "../adapter/function-url/handle";
-import { installLightResponse } from "../adapter/function-url/response";
 import { jsonLogger } from "../log";
 import type { Registry } from "../registry";
 import { importCloudWatchSdk } from "./cloudwatch-sdk";
@@ -32,7 +32,7 @@ function lambdaDeadline(c: Context): number | undefined {
 }
 
 /** The function URL's own record of the caller (`requestContext.http.sourceIp`), not a header. */
-function lambdaSource(c: Context): string | undefined {
+function lambdaCallerAddress(c: Context): string | undefined {
   return (c.env as Partial<FunctionUrlBindings> | undefined)?.requestContext?.http?.sourceIp;
 }
 
@@ -50,6 +50,7 @@ function lambdaSource(c: Context): string | undefined {
  * export const handler = createHandler(registry);
  */
 export function createHandler(registry: Registry): FunctionUrlHandler {
+  // From here on this process's global Response is crdshift's own (see global-response.ts).
   installLightResponse();
   const started = startApp(registry, {
     env: process.env,
@@ -61,7 +62,7 @@ export function createHandler(registry: Registry): FunctionUrlHandler {
     loadCloudWatchSdk: importCloudWatchSdk,
     startedAt: loadedAt,
     platformDeadline: lambdaDeadline,
-    sourceAddress: lambdaSource,
+    callerAddress: lambdaCallerAddress,
     tokenHash: sha256Hex,
   });
   if (started.ok) return handleFunctionUrl(started.app);

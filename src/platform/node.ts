@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { type ServerType, serve as serveNode } from "@hono/node-server";
 import type { Context } from "hono";
 import { createJsonLogger } from "../log";
+import { kindLabel } from "../protocol/api-version";
 import type { Registry } from "../registry";
 import { importCloudWatchSdk } from "./cloudwatch-sdk";
 import { applyNodeTimeouts } from "./node-timeouts";
@@ -51,7 +52,7 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
     (record.level === "error" ? process.stderr : process.stdout).write(`${line}\n`),
   );
   // The socket's peer: the only address on Node nobody can forge with a header.
-  const sourceAddress = (c: Context) =>
+  const callerAddress = (c: Context) =>
     (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
   const writeMetricLine = (line: string) => process.stdout.write(`${line}\n`);
   const started = startApp(registry, {
@@ -60,7 +61,7 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
     writeMetricLine,
     loadCloudWatchSdk: importCloudWatchSdk,
     startedAt,
-    sourceAddress,
+    callerAddress,
     tokenHash: sha256Hex,
   });
   if (!started.ok) throw started.error;
@@ -90,7 +91,7 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
 }
 
 function banner(registry: Registry, url: string, path: string): string {
-  const kinds = registry.kinds.map((k) => `${k.kind}.${k.group} (${[...k.versions.keys()].join(", ")})`);
+  const kinds = registry.kinds.map((k) => `${kindLabel(k)} (${[...k.versions.keys()].join(", ")})`);
   return [
     `crdshift listening on ${url}`,
     `serving ${kinds.join("; ")}`,

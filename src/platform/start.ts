@@ -11,7 +11,7 @@ import type { Registry } from "../registry";
  * lambda.ts) only says where its environment, its log and its caller's address are.
  */
 export interface PlatformStart
-  extends Pick<AppOptions, "startedAt" | "platformDeadline" | "sourceAddress" | "tokenHash"> {
+  extends Pick<AppOptions, "startedAt" | "platformDeadline" | "callerAddress" | "tokenHash"> {
   /** `process.env` on Node and Lambda, the Worker's `env` bindings on Workers. */
   env: Readonly<Record<string, unknown>>;
   defaults?: PlatformDefaults;

@@ -43,7 +43,7 @@ export function createWorker(registry: Registry, options: WorkerOptions = {}): C
           writeMetricLine: (line) => console.log(line),
           ...(options.loadCloudWatchSdk ? { loadCloudWatchSdk: options.loadCloudWatchSdk } : {}),
           // Cloudflare's edge sets CF-Connecting-IP itself, overwriting whatever a client sent.
-          sourceAddress: (c) => c.req.header("cf-connecting-ip"),
+          callerAddress: (c) => c.req.header("cf-connecting-ip"),
         });
         if (!started.ok)
           return new Response(misconfiguredBody("Worker"), {

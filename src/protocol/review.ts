@@ -1,5 +1,6 @@
 // zod/mini: the same checks as classic zod at a fifth of the bundle, which cold starts pay for.
 import * as z from "zod/mini";
+import { APIEXTENSIONS_VERSIONS, type ApiextensionsVersion } from "./api-version";
 
 /**
  * The ConversionReview request, as the kube-apiserver sends it. `v1` and `v1beta1` share one
@@ -7,8 +8,8 @@ import * as z from "zod/mini";
  * of future versions) are tolerated, and the custom resources are taken as they are, unknown
  * values and all, so validation can never drop a field.
  */
-export const REVIEW_API_VERSIONS = ["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"] as const;
-export type ReviewApiVersion = (typeof REVIEW_API_VERSIONS)[number];
+export const REVIEW_API_VERSIONS = APIEXTENSIONS_VERSIONS;
+export type ReviewApiVersion = ApiextensionsVersion;
 
 export const conversionRequestSchema = z.looseObject({
   uid: z.string(),

@@ -1,4 +1,5 @@
 import type * as core from "zod/v4/core";
+import { kindLabel } from "../protocol/api-version";
 import { DNS_LABEL_1035, DNS_LABEL_MAX, DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX } from "../protocol/names";
 import { computeRoutes, type Route } from "./routes";
 
@@ -62,7 +63,7 @@ const KIND = /^[A-Za-z][A-Za-z0-9]*$/;
  */
 export function defineKind<const V extends Record<string, Schema>>(spec: KindSpec<V>): KindDefinition {
   const { group, kind } = spec;
-  const label = `${kind}.${group}`;
+  const label = kindLabel({ kind, group });
   if (
     typeof group !== "string" ||
     !DNS_SUBDOMAIN.test(group) ||

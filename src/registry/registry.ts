@@ -1,3 +1,4 @@
+import { kindLabel } from "../protocol/api-version";
 import { DefinitionError, type KindDefinition } from "./kind";
 
 /** Every kind one webhook URL serves, looked up by API group and kind. */
@@ -15,11 +16,16 @@ export function createRegistry(kinds: readonly KindDefinition[]): Registry {
       byKind = new Map();
       byGroup.set(def.group, byKind);
     }
-    if (byKind.has(def.kind)) throw new DefinitionError(`${def.kind}.${def.group} is defined twice`);
+    if (byKind.has(def.kind)) throw new DefinitionError(`${kindLabel(def)} is defined twice`);
     byKind.set(def.kind, def);
   }
   return {
     kinds: [...kinds],
     lookup: (group, kind) => byGroup.get(group)?.get(kind),
   };
+}
+
+/** The kinds a registry serves, as a message lists them. */
+export function servedKinds(registry: Registry): string {
+  return registry.kinds.map(kindLabel).join(", ") || "no kinds";
 }

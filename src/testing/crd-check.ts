@@ -6,7 +6,9 @@ import { type Crd, readCrds } from "../openapi/crd-document";
 import { joinPath } from "../openapi/field-path";
 import { pruneLikeApiserver } from "../openapi/prune";
 import { diffSchemas } from "../openapi/schema-diff";
+import { kindLabel } from "../protocol/api-version";
 import { createRegistry, type KindDefinition, type Registry, sortVersions } from "../registry";
+import { servedKinds } from "../registry/registry";
 import { crdObjectArbitrary } from "./crd-arbitrary";
 
 export interface CrdCheckOptions {
@@ -45,8 +47,8 @@ export async function checkAgainstCrd(
   const fail = (failure: string) => Object.assign(report, { ok: false, failure });
   const kind = registry.lookup(crd.group, crd.kind);
   if (!kind) {
-    const served = registry.kinds.map((k) => `${k.kind}.${k.group}`).join(", ") || "no kinds";
-    return fail(`${crd.name}: the registry has no kind ${crd.kind}.${crd.group} (it serves ${served})`);
+    const served = servedKinds(registry);
+    return fail(`${crd.name}: the registry has no kind ${kindLabel(crd)} (it serves ${served})`);
   }
   const listed = crd.versions.map((version) => version.name);
   const registered = [...kind.versions.keys()];
@@ -80,7 +82,7 @@ export async function checkAgainstCrd(
     if (result.failed) {
       const [{ object, partial }] = result.counterexample!;
       return fail(
-        `${crd.kind}.${crd.group} ${version}: the registry's schema refuses an object the CRD accepts${partial ? " (a partial object, as server-side apply sends)" : ""}: ${errorText(result.errorInstance)}\n` +
+        `${kindLabel(crd)} ${version}: the registry's schema refuses an object the CRD accepts${partial ? " (a partial object, as server-side apply sends)" : ""}: ${errorText(result.errorInstance)}\n` +
           `  Every read of such an object at another version would fail. Loosen the ${version} schema.\n` +
           `  object: ${show(object)}\n  (replay with --seed ${result.seed})`,
       );
@@ -103,7 +105,7 @@ export async function checkAgainstCrd(
       if (result.failed) {
         const [{ object, partial }] = result.counterexample!;
         return fail(
-          `${crd.kind}.${crd.group} ${from} -> ${to} -> ${from}${partial ? " (a partial object)" : ""}: ${errorText(result.errorInstance)}\n` +
+          `${kindLabel(crd)} ${from} -> ${to} -> ${from}${partial ? " (a partial object)" : ""}: ${errorText(result.errorInstance)}\n` +
             `${fieldsToHandle(from, to, schemaOf)}  object: ${show(object)}\n  (replay with --seed ${result.seed})`,
         );
       }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { type BatchResult, convertObjects } from "../engine/convert";
 import { isJsonObject } from "../engine/plain";
+import { kindLabel } from "../protocol/api-version";
 import { decodeJson, encodeJson } from "../protocol/json";
 import { createRegistry, type KindDefinition, sortVersions } from "../registry";
 import { arbitraryFor } from "./arbitrary";
@@ -48,7 +49,7 @@ export async function checkKinds(kinds: readonly KindDefinition[], options: Chec
   const reports: KindReport[] = [];
   for (const kind of kinds) {
     const registry = createRegistry([kind]);
-    const name = `${kind.kind}.${kind.group}`;
+    const name = kindLabel(kind);
     const versions = sortVersions([...kind.versions.keys()]);
     const report: KindReport = { kind: name, ok: true, pairs: [] };
     reports.push(report);

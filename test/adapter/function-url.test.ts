@@ -3,7 +3,8 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { handleFunctionUrl, toRequest, toResult } from "../../src/adapter/function-url/handle";
 import { LightHeaders } from "../../src/adapter/function-url/headers";
-import { installLightResponse, LightResponse } from "../../src/adapter/function-url/response";
+import { installLightResponse } from "../../src/adapter/function-url/global-response";
+import { LightResponse } from "../../src/adapter/function-url/light-response";
 import { functionUrlEvent } from "../bundles/lambda";
 
 // Node's own Response, kept before the light one is installed (tests below install it).

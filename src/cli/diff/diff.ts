@@ -1,3 +1,4 @@
+import { kindLabel } from "../../protocol/api-version";
 import { sortVersions } from "../../registry";
 import type { ConversionSide } from "../webhook-call/conversion-side";
 import { reviewRequest } from "../webhook-call/review-request";
@@ -54,7 +55,7 @@ export async function runDiff(objects: SourceObject[], skipped: string[], sides:
   const results: ObjectDiff[] = objects.map((source) => ({
     name: source.name,
     origin: source.origin,
-    kind: `${source.kind}.${source.group}`,
+    kind: kindLabel(source),
     apiVersion: `${source.group}/${source.version}`,
     versions: [],
   }));

@@ -1,6 +1,6 @@
 import { describeObject } from "../../engine/describe";
 import { isJsonObject, type JsonObject } from "../../engine/plain";
-import { parseApiVersion } from "../../protocol/api-version";
+import { kindLabel, parseApiVersion } from "../../protocol/api-version";
 import type { Registry } from "../../registry";
 
 /** One custom resource to convert, with where it came from. */
@@ -33,7 +33,9 @@ export function readObjects(documents: unknown[], registry: Registry): { objects
       return;
     }
     if (!registry.lookup(apiVersion.group, kind)) {
-      skipped.push(`${origin} (${who}): ${kind}.${apiVersion.group} is not a kind the registry serves`);
+      skipped.push(
+        `${origin} (${who}): ${kindLabel({ kind, group: apiVersion.group })} is not a kind the registry serves`,
+      );
       return;
     }
     objects.push({

@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonObject } from "../../engine/plain";
+import { type ApiextensionsVersion, isApiextensionsVersion } from "../../protocol/api-version";
 import { UsageError } from "../io";
 
 export interface CrdVersion {
@@ -15,7 +16,7 @@ export interface CrdVersion {
  */
 export interface CrdConfig {
   name: string;
-  apiVersion: "apiextensions.k8s.io/v1" | "apiextensions.k8s.io/v1beta1";
+  apiVersion: ApiextensionsVersion;
   group: string;
   kind: string;
   namespaced: boolean;
@@ -59,7 +60,7 @@ export function readCrds(documents: unknown[], name: string): CrdConfig[] {
 
 function readCrd(crd: JsonObject, where: string): CrdConfig {
   const apiVersion = crd.apiVersion;
-  if (apiVersion !== "apiextensions.k8s.io/v1" && apiVersion !== "apiextensions.k8s.io/v1beta1") {
+  if (!isApiextensionsVersion(apiVersion)) {
     throw new UsageError(
       `${where}: apiVersion ${JSON.stringify(apiVersion)} is not one crdshift knows (apiextensions.k8s.io/v1 or v1beta1)`,
     );

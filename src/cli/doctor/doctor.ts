@@ -1,3 +1,4 @@
+import { kindLabel } from "../../protocol/api-version";
 import type { Registry } from "../../registry";
 import { redactUrl } from "../webhook-call/review-request";
 import { readCrds } from "./crd-config";
@@ -46,7 +47,7 @@ export async function runDoctor(
     const findings = staticChecks(crd, registry, now);
     const definition = registry.lookup(crd.group, crd.kind);
     const url = options.url ?? crd.url;
-    const report: CrdReport = { crd: crd.name, kind: `${crd.kind}.${crd.group}`, findings };
+    const report: CrdReport = { crd: crd.name, kind: kindLabel(crd), findings };
     if (!options.offline && definition && url !== undefined) {
       report.probed = redactUrl(url);
       const probed = await probe(crd, definition, registry, {

@@ -1,5 +1,7 @@
+import { kindLabel } from "../../protocol/api-version";
 import type { KindDefinition, Registry } from "../../registry";
 import { sortVersions } from "../../registry";
+import { servedKinds } from "../../registry/registry";
 import { REVIEW_VERSIONS, webhookUrlError } from "../crd";
 import { commonName, daysLeft, readCaBundle } from "./ca-bundle";
 import type { CrdConfig } from "./crd-config";
@@ -212,9 +214,9 @@ function versionChecks(crd: CrdConfig): Finding[] {
 }
 
 function registryChecks(crd: CrdConfig, registry: Registry, definition: KindDefinition | undefined): Finding[] {
-  const label = `${crd.kind}.${crd.group}`;
+  const label = kindLabel(crd);
   if (!definition) {
-    const served = registry.kinds.map((kind) => `${kind.kind}.${kind.group}`).join(", ") || "nothing";
+    const served = servedKinds(registry);
     return [
       error(
         "kind-not-in-registry",

@@ -3,8 +3,8 @@ import { extractBody } from "./body-init";
 import { type HeadersSource, LightHeaders } from "./headers";
 
 /**
- * A `Response` made without Node's fetch implementation (undici), installed as the global
- * `Response` by the Lambda entry so that a cold start does not load it. Bodies in memory (text,
+ * A `Response` made without Node's fetch implementation (undici), which the Lambda entry makes the
+ * process's global `Response` (global-response.ts) so that a cold start does not load undici. Bodies in memory (text,
  * bytes: every reply Hono builds for crdshift) are read at once; a ReadableStream, a Blob,
  * URLSearchParams or an async iterable are carried too, a stream read when the body is.
  *
@@ -139,23 +139,4 @@ export class LightResponse extends LightBody {
   get [Symbol.toStringTag](): string {
     return "Response";
   }
-}
-
-let installed = false;
-
-/**
- * Makes the global `Response` the light one for this process. Only the Lambda entry calls this:
- * the process is the function's alone.
- */
-export function installLightResponse(): void {
-  if (installed) return;
-  installed = true;
-  // Deleted first: defining over Node's lazy global would load undici to read its old value.
-  delete (globalThis as { Response?: unknown }).Response;
-  Object.defineProperty(globalThis, "Response", {
-    value: LightResponse,
-    writable: true,
-    configurable: true,
-    enumerable: false,
-  });
 }

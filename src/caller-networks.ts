@@ -6,10 +6,10 @@ import ipaddr from "ipaddr.js";
  * call from, but addresses are shared (NAT, clouds) and the apiserver proves nothing about itself.
  * Each platform names the address it saw itself; a client-sent header is never trusted.
  */
-export type SourceMatcher = (address: string) => boolean;
+export type CallerNetworkMatcher = (address: string) => boolean;
 
 /** Parses `10.0.0.0/8, 2001:db8::/32, 203.0.113.7` (a bare address is a single host). */
-export function parseSources(text: string): { ranges: string[]; matches: SourceMatcher } {
+export function parseCallerNetworks(text: string): { ranges: string[]; matches: CallerNetworkMatcher } {
   const entries = text
     .split(",")
     .map((entry) => entry.trim())
