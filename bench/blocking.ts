@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { registry } from "../examples";
 import { DEFAULTS } from "../src/config";
-import { convertBody } from "../src/engine/review";
+import { convertBody } from "../src/engine/convert-body";
 
 /**
  * `npm run bench:blocking`: how long one request body can keep the event loop busy at the

@@ -1,6 +1,6 @@
 import { registry } from "../examples";
 import { DEFAULTS } from "../src/config";
-import { convertBody as webhookBody } from "../src/engine/review";
+import { convertBody as webhookBody } from "../src/engine/convert-body";
 
 const LIMITS = {
   maxDepth: DEFAULTS.maxDepth,

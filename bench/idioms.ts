@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import * as z from "zod/mini";
 import { DEFAULTS } from "../src/config";
-import { convertBody } from "../src/engine/review";
+import { convertBody } from "../src/engine/convert-body";
 import { createRegistry, defineKind, unstashFields } from "../src/registry";
 import { cronTab, reviewBody } from "./objects";
 import { median } from "./stats";

@@ -9,13 +9,13 @@ import {
   syntaxErrorMessage,
 } from "../protocol/json";
 import { failureReply, successReply } from "../protocol/reply";
-import { type ConversionReview, parseReview } from "../protocol/review";
+import { type ConversionReview, parseReview } from "../protocol/review-schema";
 import { exceedsEmbedded } from "../protocol/size";
 import type { Registry } from "../registry";
 import { type BatchResult, convertObjects } from "./convert";
 import { describeObject } from "./describe";
+import { holdsNonFiniteNumber, holdsValue, isJsonObject } from "./json-values";
 import { envelopeProblem, type LimitFailure, limitFailure, limitFailureBeforeParse, type ReviewLimits } from "./limits";
-import { holdsNonFiniteNumber, holdsValue, isJsonObject } from "./plain";
 import { mayHoldProtoKey } from "./proto-keys";
 
 export interface BodyOptions extends ReviewLimits {

@@ -6,8 +6,8 @@ import type { Registry } from "../registry/registry";
 import { servedKinds } from "../registry/registry";
 import type { Route } from "../registry/routes";
 import { describeObject } from "./describe";
+import { isJsonObject, type JsonObject, jsonTypeName, privateMetadata } from "./json-values";
 import { guardMetadata, sourceMetadataError } from "./metadata";
-import { isJsonObject, type JsonObject, jsonTypeName, privateMetadata } from "./plain";
 import { protoKeyValues, restoreProtoKeys } from "./proto-keys";
 import { certainlyValid } from "./validate";
 

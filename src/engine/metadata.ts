@@ -1,6 +1,6 @@
 import { quote } from "../clip";
+import { goTypeName, isJsonObject, type JsonObject, jsonTypeName } from "./json-values";
 import { annotationsError, labelsError } from "./labels";
-import { goTypeName, isJsonObject, type JsonObject, jsonTypeName } from "./plain";
 
 const MUTABLE_FIELDS = ["labels", "annotations"] as const;
 
