@@ -25,7 +25,24 @@ export function certainlyValid(schema: core.$ZodType, value: unknown): boolean {
 const never: Check = () => false;
 const always: Check = () => true;
 
+/**
+ * The schemas being compiled, outermost first. A schema met again inside itself is recursive
+ * (zod's getters make such schemas, a tree of nodes): its inner use is left to zod, so the check
+ * stays finite and its depth bounded by the schema's, never by the data's.
+ */
+const compiling = new Set<core.$ZodType>();
+
 function compile(schema: core.$ZodType): Check {
+  if (compiling.has(schema)) return never;
+  compiling.add(schema);
+  try {
+    return compileType(schema);
+  } finally {
+    compiling.delete(schema);
+  }
+}
+
+function compileType(schema: core.$ZodType): Check {
   // biome-ignore lint/suspicious/noExplicitAny: zod's definitions differ per type; each case reads its own fields
   const def = schema._zod.def as core.$ZodTypeDef & Record<string, any>;
   // Checks (lengths, patterns, refinements, formats such as z.email() or z.int(), which are
