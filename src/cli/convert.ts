@@ -1,4 +1,4 @@
-import { convertObjects } from "../engine/convert";
+import { convertObjects } from "../engine/convert-batch";
 import { describeObject } from "../engine/describe";
 import { isJsonObject } from "../engine/json-values";
 import { parseApiVersion } from "../protocol/api-version";

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { type BatchResult, convertObjects } from "../engine/convert";
+import { type BatchResult, convertObjects } from "../engine/convert-batch";
 import { isJsonObject } from "../engine/json-values";
 import { kindLabel } from "../protocol/api-version";
 import { decodeJson, encodeJson } from "../protocol/json";
