@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { registry } from "../examples";
 import { DEFAULTS } from "../src/config";
-import { convertBody } from "../src/engine/review";
+import { convertBody } from "../src/engine/convert-body";
 
 /**
  * `npm run bench:blocking`: how long one request body can keep the event loop busy at the
@@ -13,13 +13,7 @@ import { convertBody } from "../src/engine/review";
  */
 const MiB = 1024 * 1024;
 const LIMIT = DEFAULTS.bodyLimitBytes;
-const OPTIONS = {
-  maxDepth: DEFAULTS.maxDepth,
-  maxObjects: DEFAULTS.maxObjects,
-  maxObjectBytes: DEFAULTS.maxObjectBytes,
-  budgetMs: 1e9,
-  deadline: Number.MAX_SAFE_INTEGER,
-};
+const OPTIONS = { limits: DEFAULTS, budget: { budgetMs: 1e9, deadline: Number.MAX_SAFE_INTEGER } };
 
 const envelope = (objects: string, extra = "") =>
   `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"example.com/v1",${extra}"objects":[${objects}]}}`;
@@ -89,7 +83,7 @@ if (which === undefined) {
   const start = performance.now();
   const outcome = await convertBody(registry, body, OPTIONS);
   const ms = performance.now() - start;
-  const result = outcome.rejected
+  const result = !outcome.ok
     ? `400 ${outcome.message.slice(0, 60)}`
     : outcome.failure
       ? `Failure ${outcome.failure.message.slice(0, 60)}`

@@ -1,20 +1,17 @@
 import { registry } from "../examples";
 import { DEFAULTS } from "../src/config";
-import { convertBody as webhookBody } from "../src/engine/review";
-
-const LIMITS = {
-  maxDepth: DEFAULTS.maxDepth,
-  maxObjects: DEFAULTS.maxObjects,
-  maxObjectBytes: DEFAULTS.maxObjectBytes,
-};
+import { convertBody as webhookBody } from "../src/engine/convert-body";
 
 /**
  * What the webhook does to a request body, without HTTP, with every safety on: the same
  * function the app calls (depth and size scan, envelope, limits, conversion, guards, encoding).
  */
 export async function convertBody(body: string): Promise<string> {
-  const outcome = await webhookBody(registry, body, { ...LIMITS, deadline: Date.now() + 25_000, budgetMs: 25_000 });
-  if (outcome.rejected) throw new Error(outcome.message);
+  const outcome = await webhookBody(registry, body, {
+    limits: DEFAULTS,
+    budget: { deadline: Date.now() + 25_000, budgetMs: 25_000 },
+  });
+  if (!outcome.ok) throw new Error(outcome.message);
   return sendable(outcome.text);
 }
 

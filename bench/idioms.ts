@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import * as z from "zod/mini";
 import { DEFAULTS } from "../src/config";
-import { convertBody } from "../src/engine/review";
+import { convertBody } from "../src/engine/convert-body";
 import { createRegistry, defineKind, unstashFields } from "../src/registry";
 import { cronTab, reviewBody } from "./objects";
 import { median } from "./stats";
@@ -71,11 +71,7 @@ function inEngine(build: Build): Promise<number> {
     },
   });
   const registry = createRegistry([kind]);
-  const options = {
-    maxDepth: DEFAULTS.maxDepth,
-    maxObjects: DEFAULTS.maxObjects,
-    maxObjectBytes: DEFAULTS.maxObjectBytes,
-  };
+  const options = { limits: DEFAULTS };
   const body = reviewBody(100);
   return (async () => {
     const ours: number[] = [];
@@ -87,7 +83,7 @@ function inEngine(build: Build): Promise<number> {
       start = performance.now();
       for (let k = 0; k < 100; k++) {
         const outcome = await convertBody(registry, body, options);
-        if (outcome.rejected || outcome.failure) throw new Error("the conversion failed");
+        if (!outcome.ok || outcome.failure) throw new Error("the conversion failed");
       }
       if (round >= 5) floor.push(f), ours.push(performance.now() - start);
     }

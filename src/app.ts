@@ -3,11 +3,12 @@ import { bodyLimit } from "hono/body-limit";
 import { timingSafeEqual } from "hono/utils/buffer";
 import { clip, REASON_LIMIT } from "./clip";
 import type { Config } from "./config";
+import { convertBody } from "./engine/convert-body";
 import { describeObject } from "./engine/describe";
-import { convertBody } from "./engine/review";
 import { summarize } from "./engine/summary";
 import { jsonLogger, type Logger } from "./log";
-import { type Metrics, noMetrics, type RejectionReason } from "./metrics/metrics";
+import { type Metrics, noMetrics } from "./metrics/metrics";
+import type { RejectionReason } from "./outcomes";
 import type { Registry } from "./registry";
 
 export interface AppOptions {
@@ -52,7 +53,6 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Hono {
   const { registry, config, log = jsonLogger, now = Date.now, startedAt, platformDeadline } = options;
   const { metrics = noMetrics, defer = deferAfterReply, callerAddress, tokenHash } = options;
-  const { maxDepth, maxObjects, maxObjectBytes, replyLimitBytes } = config;
   const app = new Hono();
   let cold = true;
   let unknownCallerLogged = false;
@@ -164,15 +164,10 @@ export function createApp(options: AppOptions): Hono {
       return unreadable(c, error);
     }
     const outcome = await convertBody(registry, body, {
-      maxDepth,
-      maxObjects,
-      maxObjectBytes,
-      replyLimitBytes,
-      deadline,
-      budgetMs: Math.max(0, Math.round(deadline - started)),
-      now,
+      limits: config,
+      budget: { deadline, budgetMs: Math.max(0, Math.round(deadline - started)), now },
     });
-    if (outcome.rejected) return refuse(c, outcome.rejected, 400, outcome.message);
+    if (!outcome.ok) return refuse(c, outcome.reason, 400, outcome.message);
     const { review, failure } = outcome;
     const { request } = review;
     const durationMs = now() - started;

@@ -1,9 +1,9 @@
-import { convertObjects } from "../engine/convert";
+import { convertObjects } from "../engine/convert-batch";
 import { describeObject } from "../engine/describe";
-import { isJsonObject } from "../engine/plain";
+import { isJsonObject } from "../engine/json-values";
 import { parseApiVersion } from "../protocol/api-version";
 import { failureReply, successReply } from "../protocol/reply";
-import { parseReview } from "../protocol/review";
+import { parseReview } from "../protocol/review-schema";
 import type { Registry } from "../registry";
 import { type Output, UsageError } from "./io";
 

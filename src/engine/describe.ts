@@ -1,5 +1,5 @@
 import { clip } from "../clip";
-import { isJsonObject } from "./plain";
+import { isJsonObject } from "./json-values";
 
 /**
  * How a failure names an object, for the person reading `kubectl` output:

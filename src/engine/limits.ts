@@ -1,15 +1,17 @@
+import type { Failure } from "../outcomes";
 import type { BodyShape } from "../protocol/body-scan";
-import type { FailureCause } from "./convert";
 import { describeObject } from "./describe";
 
+/** What one review may be: checked before any conversion (the reply's size, after). */
 export interface ReviewLimits {
+  /** Levels of nesting in the body (CRDSHIFT_MAX_DEPTH). */
+  maxDepth: number;
+  /** Objects per review (CRDSHIFT_MAX_OBJECTS). */
   maxObjects: number;
+  /** UTF-8 bytes of one object's text (CRDSHIFT_MAX_OBJECT_BYTES). */
   maxObjectBytes: number;
-}
-
-export interface LimitFailure {
-  cause: FailureCause;
-  message: string;
+  /** Bytes of the reply, where the platform caps it (CRDSHIFT_REPLY_LIMIT_BYTES). */
+  replyLimitBytes?: number | undefined;
 }
 
 // Metadata larger than this is not read just to name an object refused for its size.
@@ -41,11 +43,7 @@ export function envelopeProblem(text: string, shape: BodyShape): string | undefi
  * Why a review is refused as a whole, decided from the scan of its text before it is parsed:
  * too many objects, or one object too large (its size is that of its text, as sent).
  */
-export function limitFailureBeforeParse(
-  text: string,
-  shape: BodyShape,
-  limits: ReviewLimits,
-): LimitFailure | undefined {
+export function limitFailureBeforeParse(text: string, shape: BodyShape, limits: ReviewLimits): Failure | undefined {
   const { objects } = shape;
   if (!objects) return undefined;
   if (objects.count > limits.maxObjects) return tooMany(objects.count, limits);
@@ -67,18 +65,18 @@ export function limitFailureBeforeParse(
  * The objects limit on the parsed objects, for a body parsed before any scan: one too short
  * for any object in it to exceed the size limit.
  */
-export function limitFailure(objects: readonly unknown[], limits: ReviewLimits): LimitFailure | undefined {
+export function limitFailure(objects: readonly unknown[], limits: ReviewLimits): Failure | undefined {
   return objects.length > limits.maxObjects ? tooMany(objects.length, limits) : undefined;
 }
 
-function tooMany(count: number, limits: ReviewLimits): LimitFailure {
+function tooMany(count: number, limits: ReviewLimits): Failure {
   return {
     cause: "too-many-objects",
     message: `the review holds ${count} objects, over this webhook's limit of ${limits.maxObjects} per review (CRDSHIFT_MAX_OBJECTS)`,
   };
 }
 
-function tooLarge(index: number, object: unknown, bytes: number, limits: ReviewLimits): LimitFailure {
+function tooLarge(index: number, object: unknown, bytes: number, limits: ReviewLimits): Failure {
   return {
     cause: "object-too-large",
     message: `${describeObject(index, object)} is ${bytes} bytes, over this webhook's limit of ${limits.maxObjectBytes} per object (CRDSHIFT_MAX_OBJECT_BYTES)`,

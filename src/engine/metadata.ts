@@ -1,6 +1,7 @@
 import { quote } from "../clip";
+import { ConversionFailure } from "./conversion-failure";
+import { goTypeName, isJsonObject, type JsonObject, jsonTypeName } from "./json-values";
 import { annotationsError, labelsError } from "./labels";
-import { goTypeName, isJsonObject, type JsonObject, jsonTypeName } from "./plain";
 
 const MUTABLE_FIELDS = ["labels", "annotations"] as const;
 
@@ -9,12 +10,10 @@ const MUTABLE_FIELDS = ["labels", "annotations"] as const;
  * `annotations` may change, everything else comes back as it was sent. Unlike the apiserver,
  * a converter that omits labels or annotations (or all metadata) does not delete them: they
  * are restored, so a careless converter cannot strip them. An explicit `{}` clears them.
- * Returns the metadata to send, or why the converter's labels or annotations are invalid.
+ * Returns the metadata to send; throws invalid-metadata when the converter's labels or
+ * annotations are invalid.
  */
-export function guardMetadata(
-  original: JsonObject | undefined,
-  converted: unknown,
-): { metadata: JsonObject } | { error: string } {
+export function guardMetadata(original: JsonObject | undefined, converted: unknown): JsonObject {
   // The original object is ours (parsed from the request) and untouched by converters, which
   // work on a copy: reuse it unless labels or annotations change.
   let metadata: JsonObject = original ?? {};
@@ -24,26 +23,30 @@ export function guardMetadata(
     const next = fromConverter?.[field];
     if (next === undefined || next === null) continue;
     if (!isJsonObject(next)) {
-      return { error: `invalid metadata.${field} of type ${goTypeName(next)} in converted object` };
+      invalidMetadata(`invalid metadata.${field} of type ${goTypeName(next)} in converted object`);
     }
     const bad = nonStringKey(next);
     if (bad !== undefined) {
-      return {
-        error: `metadata.${field}[${bad}] must be a string, but is ${goTypeName(next[bad])} in converted object`,
-      };
+      invalidMetadata(
+        `metadata.${field}[${bad}] must be a string, but is ${goTypeName(next[bad])} in converted object`,
+      );
     }
     const strings = next as Record<string, string>;
     const before = original?.[field];
     if (isJsonObject(before) && sameStrings(before, strings)) continue;
     const invalid = field === "labels" ? labelsError(strings) : annotationsError(strings);
-    if (invalid) return { error: invalid };
+    if (invalid) invalidMetadata(invalid);
     if (!copied) {
       metadata = { ...metadata };
       copied = true;
     }
     metadata[field] = strings;
   }
-  return { metadata };
+  return metadata;
+}
+
+function invalidMetadata(problem: string): never {
+  throw new ConversionFailure("invalid-metadata", problem);
 }
 
 function sameStrings(a: JsonObject, b: Record<string, string>): boolean {

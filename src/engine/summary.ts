@@ -1,5 +1,5 @@
 import { clip } from "../clip";
-import { isJsonObject } from "./plain";
+import { isJsonObject } from "./json-values";
 
 /** What a review holds, for logs and metric dimensions: kinds and source versions, never contents. */
 export interface ReviewSummary {

@@ -1,4 +1,29 @@
-import type * as core from "zod/v4/core";
+import * as core from "zod/v4/core";
+import { clip, REASON_LIMIT } from "../clip";
+import { ConversionFailure } from "./conversion-failure";
+import { thrownText } from "./failure-messages";
+
+/**
+ * The first issue `value` has with `schema` (`spec.size: expected number`), or undefined if it
+ * matches. The path may hold the object's own keys (a record's), the message its values (a
+ * refinement's): clipped. What the schema's own code throws (a refinement, a transform) is the
+ * schema's issue too; a check that runs out of stack (zod recurses) met an object nested too deeply.
+ */
+export function schemaIssue(schema: core.$ZodType, value: unknown): string | undefined {
+  if (certainlyValid(schema, value)) return undefined;
+  let result: ReturnType<typeof core.safeParse>;
+  try {
+    result = core.safeParse(schema, value);
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message))
+      throw new ConversionFailure("invalid-object", "nested too deeply to convert");
+    return `checking it threw ${thrownText(error)}`;
+  }
+  if (result.success) return undefined;
+  const issue = result.error.issues[0]!;
+  const path = issue.path.map(String).join(".");
+  return clip(path ? `${path}: ${issue.message}` : issue.message, REASON_LIMIT);
+}
 
 /**
  * A cheaper validation path for the schemas converters are written with (loose objects of
@@ -25,7 +50,24 @@ export function certainlyValid(schema: core.$ZodType, value: unknown): boolean {
 const never: Check = () => false;
 const always: Check = () => true;
 
+/**
+ * The schemas being compiled, outermost first. A schema met again inside itself is recursive
+ * (zod's getters make such schemas, a tree of nodes): its inner use is left to zod, so the check
+ * stays finite and its depth bounded by the schema's, never by the data's.
+ */
+const compiling = new Set<core.$ZodType>();
+
 function compile(schema: core.$ZodType): Check {
+  if (compiling.has(schema)) return never;
+  compiling.add(schema);
+  try {
+    return compileType(schema);
+  } finally {
+    compiling.delete(schema);
+  }
+}
+
+function compileType(schema: core.$ZodType): Check {
   // biome-ignore lint/suspicious/noExplicitAny: zod's definitions differ per type; each case reads its own fields
   const def = schema._zod.def as core.$ZodTypeDef & Record<string, any>;
   // Checks (lengths, patterns, refinements, formats such as z.email() or z.int(), which are

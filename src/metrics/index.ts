@@ -6,7 +6,7 @@ import { type Metrics, noMetrics } from "./metrics";
 
 export { type CloudWatchOptions, createCloudWatchMetrics } from "./cloudwatch";
 export { createEmfMetrics, emfDocument } from "./emf";
-export { METRICS, type MetricName, type Metrics, noMetrics, type RejectionReason, type ReviewOutcome } from "./metrics";
+export { METRICS, type MetricName, type Metrics, noMetrics, type ReviewOutcome } from "./metrics";
 
 export interface MetricsServices {
   log: Logger;

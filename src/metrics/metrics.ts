@@ -1,4 +1,5 @@
 import { clip } from "../clip";
+import type { FailureCause, RejectionReason } from "../outcomes";
 
 /**
  * What crdshift measures, named once for every sink. A review's outcome becomes a handful of
@@ -14,23 +15,11 @@ export interface ReviewOutcome {
   /** The desired version, e.g. `v1`. */
   to: string;
   result: "success" | "failure";
-  /** Set on failure: converter-error, schema-mismatch, unknown-kind, budget-exceeded, … */
-  cause?: string;
+  /** Set on failure. */
+  cause?: FailureCause;
   objects: number;
   durationMs: number;
 }
-
-/** Why a request was refused before it was a review. */
-export type RejectionReason =
-  | "not-found"
-  | "source-not-allowed"
-  | "method-not-allowed"
-  | "unsupported-media-type"
-  | "too-large"
-  | "body-unreadable"
-  | "too-deep"
-  | "invalid-json"
-  | "invalid-review";
 
 export type Unit = "Milliseconds" | "Count";
 

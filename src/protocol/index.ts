@@ -12,4 +12,4 @@ export {
   parseReview,
   REVIEW_API_VERSIONS,
   type ReviewApiVersion,
-} from "./review";
+} from "./review-schema";

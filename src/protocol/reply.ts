@@ -1,4 +1,4 @@
-import type { ConversionReview, ConversionReviewReply } from "./review";
+import type { ConversionReview, ConversionReviewReply } from "./review-schema";
 
 /**
  * Replies always carry the review's own apiVersion and uid: the apiserver rejects a reply in

@@ -1,5 +1,5 @@
+import { goTypeName, isJsonObject, type JsonObject } from "../engine/json-values";
 import { annotationsError, labelsError } from "../engine/labels";
-import { goTypeName, isJsonObject, type JsonObject } from "../engine/plain";
 import { decodeJson } from "../protocol/json";
 
 /**

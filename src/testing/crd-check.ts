@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { stringify as stringifyJson } from "lossless-json";
 import * as core from "zod/v4/core";
-import { convertObjects } from "../engine/convert";
+import { convertObjects } from "../engine/convert-batch";
 import { type Crd, readCrds } from "../openapi/crd-document";
 import { joinPath } from "../openapi/field-path";
 import { pruneLikeApiserver } from "../openapi/prune";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { type BatchResult, convertObjects } from "../engine/convert";
-import { isJsonObject } from "../engine/plain";
+import { type BatchResult, convertObjects } from "../engine/convert-batch";
+import { isJsonObject } from "../engine/json-values";
 import { kindLabel } from "../protocol/api-version";
 import { decodeJson, encodeJson } from "../protocol/json";
 import { createRegistry, type KindDefinition, sortVersions } from "../registry";

@@ -1,6 +1,4 @@
-import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { scanBody, treeDepth } from "../../src/protocol/body-scan";
 import { convertFails, convertOk, cronTab, post, review, testApp, wire } from "../helpers";
 
 describe("limits, each configurable, each with a clear message", () => {
@@ -28,7 +26,7 @@ describe("limits, each configurable, each with a clear message", () => {
   });
 
   // Small bodies are parsed first and measured on the tree; bodies that might hold an item over
-  // the size limit are scanned first (src/engine/review.ts): both must say the same.
+  // the size limit are scanned first (src/engine/convert-body.ts): both must say the same.
   for (const [path, env] of [
     ["parsed, then measured", {}],
     ["scanned before parsing", { CRDSHIFT_MAX_OBJECT_BYTES: "1000" }],
@@ -50,104 +48,6 @@ describe("limits, each configurable, each with a clear message", () => {
   it("the defaults let every real review through: 10,000 levels (the apiserver's own), 100,000 objects, 3 MiB per object", () => {
     const { config } = testApp();
     expect(config).toMatchObject({ maxDepth: 10_000, maxObjects: 100_000, maxObjectBytes: 3 * 1024 * 1024 });
-  });
-});
-
-describe("the body scan", () => {
-  const depthOf = (value: unknown): number =>
-    typeof value === "object" && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0;
-
-  it("measures the nesting JSON.parse sees, whatever strings hold", () => {
-    fc.assert(
-      fc.property(fc.jsonValue(), (value) => {
-        const text = JSON.stringify(value);
-        expect(scanBody(text).depth).toBe(depthOf(JSON.parse(text)));
-      }),
-      { numRuns: 500 },
-    );
-  });
-
-  it("counts the same depth as the parsed tree's, which is measured without recursion", () => {
-    fc.assert(
-      fc.property(fc.jsonValue(), (value) => {
-        const text = JSON.stringify(value);
-        expect(treeDepth(JSON.parse(text))).toBe(scanBody(text).depth);
-      }),
-      { numRuns: 500 },
-    );
-    const deep = `${'[{"a":'.repeat(50_000)}1${"}]".repeat(50_000)}`;
-    expect(treeDepth(JSON.parse(deep))).toBe(100_000);
-    expect(scanBody(deep).depth).toBe(100_000);
-  });
-
-  it("notices a number of 16 or more digits (a possible int64) or with a 3-digit exponent, and only outside strings", () => {
-    const exponent = fc.tuple(
-      fc.integer({ min: -99, max: 99 }),
-      fc.constantFrom("e", "E"),
-      fc.constantFrom("", "+", "-"),
-      fc.integer({ min: 0, max: 2000 }),
-    );
-    const value = fc.oneof(
-      fc.jsonValue(),
-      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n }).map(String),
-      exponent.map(([m, e, sign, x]) => `${m}${e}${sign}${x}`),
-      fc.string().map((s) => JSON.stringify(`${s}1e400`)),
-    );
-    fc.assert(
-      fc.property(fc.array(value, { maxLength: 6 }), (values) => {
-        // Number literals go in as written; any other string (fc.jsonValue's too) as a JSON string.
-        const text = `[${values.map((v) => (typeof v === "string" && /^-?\d[\d.eE+-]*$/.test(v) ? v : JSON.stringify(v))).join(",")}]`;
-        const outsideStrings = text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
-        expect(scanBody(text).carefulNumbers).toBe(/\d{16}|[eE][+-]?\d{3}/.test(outsideStrings));
-      }),
-      { numRuns: 500 },
-    );
-    expect(scanBody('{"uid":"12345678901234567890","e":"1e400"}').carefulNumbers).toBe(false);
-    expect(scanBody('{"n":12345678901234567890}').carefulNumbers).toBe(true);
-    expect(scanBody('{"n":1E-400}').carefulNumbers).toBe(true);
-  });
-
-  const review = (objects: unknown[]) => ({ request: { uid: "u", objects } });
-  const anyObject = fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue());
-
-  it("counts the elements of request.objects, however the body is laid out", () => {
-    fc.assert(
-      fc.property(fc.array(anyObject, { maxLength: 8 }), fc.constantFrom(undefined, 1, "\t"), (objects, indent) => {
-        const text = JSON.stringify(review(objects), null, indent);
-        const shape = scanBody(text);
-        expect(shape.objects?.count).toBe(objects.length);
-        expect(shape.objectsArrays).toBe(1);
-      }),
-      { numRuns: 300 },
-    );
-    // A repeated key: the last one is the one JSON.parse keeps, and the one counted.
-    const repeated = '{"request":{"objects":[{},{},{}],"objects":[{}]}}';
-    expect(scanBody(repeated)).toMatchObject({ objects: { count: 1 }, objectsArrays: 2 });
-    // Spelled with an escape, the key is not recognized: the limits are then checked on the tree.
-    expect(scanBody('{"request":{"obj\\u0065cts":[{}]}}').objects).toBeUndefined();
-  });
-
-  it("finds the first object over the size limit, in UTF-8 bytes of its text, and where its metadata is", () => {
-    const object = fc.record({
-      metadata: fc.option(fc.record({ name: fc.string() }), { nil: undefined }),
-      data: fc.string(),
-    });
-    fc.assert(
-      fc.property(fc.array(object, { maxLength: 6 }), fc.integer({ min: 2, max: 60 }), (objects, limit) => {
-        const text = JSON.stringify(review(objects));
-        const sizes = objects.map((o) => new TextEncoder().encode(JSON.stringify(o)).length);
-        const index = sizes.findIndex((size) => size > limit);
-        const oversized = scanBody(text, limit).objects?.oversized;
-        if (index < 0) {
-          expect(oversized).toBeUndefined();
-        } else {
-          expect(oversized).toMatchObject({ index, bytes: sizes[index] });
-          const metadata = oversized!.metadata;
-          expect(metadata && JSON.parse(text.slice(metadata.start, metadata.end))).toEqual(objects[index]!.metadata);
-        }
-      }),
-      { numRuns: 300 },
-    );
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { convertObjects } from "../../src/engine";
 import { createRegistry, defineKind } from "../../src/registry";
 import { convertFails, convertOk, cronTab, review, testApp } from "../helpers";
 
@@ -125,6 +126,77 @@ describe("failures fail the whole review, with a message naming the object and t
     });
     await convertFails(app, review("fail.example.com/v2", [widget("v1", "a")]));
     await convertOk(app, review("fail.example.com/v2", [widget("v1", "a")]));
+  });
+});
+
+describe("the cause says whose fault a failure is", () => {
+  const registryWith = (v1: z.ZodType, v2: z.ZodType) =>
+    createRegistry([
+      defineKind({
+        group: "fail.example.com",
+        kind: "Widget",
+        versions: { v1, v2 },
+        converters: { v1: { v2: (o: any) => o }, v2: { v1: (o: any) => o } },
+      }),
+    ]);
+  const throwing = spec.refine(() => {
+    throw new Error("the refinement broke");
+  });
+
+  it("a schema whose own code throws while checking the object: the object's schema, not crdshift", async () => {
+    const result = await convertObjects(registryWith(throwing, spec), "fail.example.com/v2", [widget("v1", "a")]);
+    expect(result).toMatchObject({
+      ok: false,
+      cause: "schema-mismatch",
+      message:
+        "object 0 (ns/a, uid uid-a) Widget fail.example.com/v1 -> fail.example.com/v2: does not match the v1 schema: checking it threw Error: the refinement broke",
+    });
+  });
+
+  it("a target schema whose own code throws while checking the converter's result: the converter's side", async () => {
+    const result = await convertObjects(registryWith(spec, throwing), "fail.example.com/v2", [widget("v1", "a")]);
+    expect(result).toMatchObject({
+      ok: false,
+      cause: "converter-error",
+      message: expect.stringMatching(
+        /: the converter's result does not match the v2 schema: checking it threw Error: the refinement broke$/,
+      ),
+    });
+  });
+
+  it("a converter that throws a TypeError: its own bug, with what it threw", async () => {
+    const registry = createRegistry([
+      defineKind({
+        group: "fail.example.com",
+        kind: "Widget",
+        versions: { v1: spec, v2: spec },
+        converters: {
+          v1: { v2: (o) => (o as any).missing.field },
+          v2: { v1: (o) => o },
+        },
+      }),
+    ]);
+    const result = await convertObjects(registry, "fail.example.com/v2", [widget("v1", "a")]);
+    expect(result).toMatchObject({ ok: false, cause: "converter-error", thrown: expect.any(TypeError) });
+  });
+
+  it("a kind whose schema is recursive (zod's getters) converts, its trees checked by zod", async () => {
+    const node: z.ZodType = z.looseObject({
+      name: z.string(),
+      get children() {
+        return z.array(node).optional();
+      },
+    });
+    const tree = z.looseObject({ spec: node.optional() });
+    const deep = { name: "root", children: [{ name: "leaf" }] };
+    const result = await convertObjects(registryWith(tree, tree), "fail.example.com/v2", [
+      { ...widget("v1", "a"), spec: deep },
+    ]);
+    expect(result).toMatchObject({ ok: true, objects: [{ spec: deep }] });
+    const broken = await convertObjects(registryWith(tree, tree), "fail.example.com/v2", [
+      { ...widget("v1", "a"), spec: { name: "root", children: [{ name: 1 }] } },
+    ]);
+    expect(broken).toMatchObject({ ok: false, cause: "schema-mismatch" });
   });
 });
 

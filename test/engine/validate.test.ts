@@ -85,3 +85,18 @@ describe("the cheaper validation path", () => {
     expect(certainlyValid(z.object({ mail: z.email() }), { mail: "a@b.co" })).toBe(false);
   });
 });
+
+describe("recursive schemas (a tree of nodes, written with zod's getters)", () => {
+  const node: z.ZodType = z.looseObject({
+    name: z.string().optional(),
+    get child() {
+      return node.optional();
+    },
+  });
+
+  it("are judged without running the check into itself: a leaf here, anything deeper by zod", () => {
+    expect(certainlyValid(node, { name: "leaf" })).toBe(true);
+    expect(certainlyValid(node, { name: "root", child: { name: "leaf" } })).toBe(false);
+    expect(certainlyValid(node, { name: 1 })).toBe(false);
+  });
+});

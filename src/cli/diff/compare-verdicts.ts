@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from "../../engine/plain";
+import { isJsonObject, type JsonObject } from "../../engine/json-values";
 import type { ApiserverVerdict } from "../../testing/apiserver";
 import { type JsonDifference, jsonDifferences } from "./json-differences";
 

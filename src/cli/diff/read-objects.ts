@@ -1,5 +1,5 @@
 import { describeObject } from "../../engine/describe";
-import { isJsonObject, type JsonObject } from "../../engine/plain";
+import { isJsonObject, type JsonObject } from "../../engine/json-values";
 import { kindLabel, parseApiVersion } from "../../protocol/api-version";
 import type { Registry } from "../../registry";
 

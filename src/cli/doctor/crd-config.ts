@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from "../../engine/plain";
+import { isJsonObject, type JsonObject } from "../../engine/json-values";
 import { type ApiextensionsVersion, isApiextensionsVersion } from "../../protocol/api-version";
 import { UsageError } from "../io";
 

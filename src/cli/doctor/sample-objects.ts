@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { JsonObject } from "../../engine/plain";
+import type { JsonObject } from "../../engine/json-values";
 import type { KindDefinition } from "../../registry";
 import { arbitraryFor } from "../../testing/arbitrary";
 

@@ -1,3 +1,4 @@
+import type { Failure, Rejection, Result } from "../outcomes";
 import { scanBody, treeDepth } from "../protocol/body-scan";
 import {
   type Decoded,
@@ -9,27 +10,26 @@ import {
   syntaxErrorMessage,
 } from "../protocol/json";
 import { failureReply, successReply } from "../protocol/reply";
-import { type ConversionReview, parseReview } from "../protocol/review";
+import { type ConversionReview, parseReview } from "../protocol/review-schema";
 import { exceedsEmbedded } from "../protocol/size";
 import type { Registry } from "../registry";
-import { type BatchResult, convertObjects } from "./convert";
+import { type BatchResult, convertObjects } from "./convert-batch";
+import type { TimeBudget } from "./deadline";
 import { describeObject } from "./describe";
-import { envelopeProblem, type LimitFailure, limitFailure, limitFailureBeforeParse, type ReviewLimits } from "./limits";
-import { holdsNonFiniteNumber, holdsValue, isJsonObject } from "./plain";
+import { holdsNonFiniteNumber, holdsValue, isJsonObject } from "./json-values";
+import { envelopeProblem, limitFailure, limitFailureBeforeParse, type ReviewLimits } from "./limits";
 import { mayHoldProtoKey } from "./proto-keys";
 
-export interface BodyOptions extends ReviewLimits {
-  maxDepth: number;
-  replyLimitBytes?: number | undefined;
-  deadline?: number;
-  budgetMs?: number;
-  now?: () => number;
+export interface BodyOptions {
+  limits: ReviewLimits;
+  budget?: TimeBudget | undefined;
 }
 
-/** What a request body comes to: a refusal before it was a review, or the reply to send. */
-export type BodyOutcome =
-  | { rejected: "too-deep" | "invalid-json" | "invalid-review"; message: string }
-  | { rejected?: undefined; review: ConversionReview; text: string; failure?: { cause: string; message: string } };
+/**
+ * What a request body comes to: a review, answered with the reply in `text` (a Failure reply
+ * when `failure` is set), or a refusal before it was a review.
+ */
+export type BodyOutcome = Result<{ review: ConversionReview; text: string; failure?: Failure }, Rejection>;
 
 /**
  * The whole of the webhook's work on one body, without HTTP: shape check, decode, envelope,
@@ -37,26 +37,28 @@ export type BodyOutcome =
  * measures exactly this.
  */
 export async function convertBody(registry: Registry, text: string, options: BodyOptions): Promise<BodyOutcome> {
-  const read = readBody(text, options);
-  if ("rejected" in read) return read;
+  const { limits } = options;
+  const read = readBody(text, limits);
+  if (!read.ok) return read;
   const { decoded } = read;
   const parsed = parseReview(decoded.value);
-  if (!parsed.ok) return { rejected: "invalid-review", message: parsed.message };
+  if (!parsed.ok) return parsed;
   const { review } = parsed;
   const { request } = review;
   const refusal =
     read.refusal ??
-    limitFailure(request.objects, options) ??
+    limitFailure(request.objects, limits) ??
     (decoded.outOfRange ? outOfRangeFailure(request.objects) : undefined);
   const result: BatchResult = refusal
     ? { ok: false, ...refusal }
     : await convertObjects(registry, request.desiredAPIVersion, request.objects, {
-        ...options,
+        budget: options.budget,
         mayHoldProtoKeys: mayHoldProtoKey(text),
       });
   return {
+    ok: true,
     review,
-    ...encodeReply(review, result, decoded.lossless, read.depth > NATIVE_PRINT_DEPTH, options.replyLimitBytes),
+    ...encodeReply(review, result, decoded.lossless, read.depth > NATIVE_PRINT_DEPTH, limits.replyLimitBytes),
   };
 }
 
@@ -67,7 +69,7 @@ export async function convertBody(registry: Registry, text: string, options: Bod
 interface Read {
   decoded: Decoded;
   depth: number;
-  refusal: LimitFailure | undefined;
+  refusal: Failure | undefined;
 }
 
 /**
@@ -95,56 +97,59 @@ const DECODE_CAREFUL = { outOfRange: "mark", carefulNumbers: true } as const;
  * care is parsed natively first and its depth read from the tree; any other is scanned first:
  * over a limit, only the review's envelope is parsed, to answer it.
  */
-function readBody(
-  text: string,
-  options: BodyOptions,
-): Read | { rejected: "too-deep" | "invalid-json" | "invalid-review"; message: string } {
+function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
   try {
     // UTF-8 takes at most three bytes per UTF-16 unit: below a third of the limit, no item exceeds it.
-    if (text.length <= PARSE_FIRST_LIMIT && text.length * 3 <= options.maxObjectBytes && !mayHoldCarefulNumber(text)) {
+    if (text.length <= PARSE_FIRST_LIMIT && text.length * 3 <= limits.maxObjectBytes && !mayHoldCarefulNumber(text)) {
       const decoded = decodeJson(text, DECODE_PLAIN);
       // Each level takes two characters: a body this short nests less than the limit, and too
       // little to keep JSON.stringify long (a 10,000-deep chain: 6 ms before it gives up).
-      const depth = text.length > 2 * Math.min(options.maxDepth, 10_000) ? treeDepth(decoded.value) : 0;
-      return depth > options.maxDepth ? tooDeep(depth, options.maxDepth) : { decoded, depth, refusal: undefined };
+      const depth = text.length > 2 * Math.min(limits.maxDepth, 10_000) ? treeDepth(decoded.value) : 0;
+      return depth > limits.maxDepth
+        ? tooDeep(depth, limits.maxDepth)
+        : { ok: true, decoded, depth, refusal: undefined };
     }
-    const shape = scanBody(text, options.maxObjectBytes);
-    if (shape.depth > options.maxDepth) return tooDeep(shape.depth, options.maxDepth);
+    const shape = scanBody(text, limits.maxObjectBytes);
+    if (shape.depth > limits.maxDepth) return tooDeep(shape.depth, limits.maxDepth);
     const unusual = envelopeProblem(text, shape);
     if (unusual) {
       // Text that is not JSON at all is said to be that.
       const broken = syntaxErrorMessage(text);
-      if (broken) return { rejected: "invalid-json", message: broken };
+      if (broken) return { ok: false, reason: "invalid-json", message: broken };
       return {
-        rejected: "invalid-review",
+        ok: false,
+        reason: "invalid-review",
         message: `body is not a ConversionReview as an apiserver writes one: ${unusual}`,
       };
     }
-    const refusal = limitFailureBeforeParse(text, shape, options);
+    const refusal = limitFailureBeforeParse(text, shape, limits);
     if (refusal) {
       const { start, end } = shape.objects!;
-      return { decoded: decodeJson(`${text.slice(0, start)}[]${text.slice(end + 1)}`, DECODE), depth: 0, refusal };
+      const envelope = decodeJson(`${text.slice(0, start)}[]${text.slice(end + 1)}`, DECODE);
+      return { ok: true, decoded: envelope, depth: 0, refusal };
     }
     return {
+      ok: true,
       decoded: decodeJson(text, shape.carefulNumbers ? DECODE_CAREFUL : DECODE_PLAIN),
       depth: shape.depth,
       refusal: undefined,
     };
   } catch (error) {
-    if (error instanceof JsonError) return { rejected: "invalid-json", message: error.message };
+    if (error instanceof JsonError) return { ok: false, reason: "invalid-json", message: error.message };
     throw error;
   }
 }
 
-function tooDeep(depth: number, limit: number) {
+function tooDeep(depth: number, limit: number): Result<Read, Rejection> {
   return {
-    rejected: "too-deep" as const,
+    ok: false,
+    reason: "too-deep",
     message: `body is nested ${depth} levels deep, over the limit of ${limit} (CRDSHIFT_MAX_DEPTH)`,
   };
 }
 
 /** A number no double holds (`1e400`) would come back changed: the object holding it fails, named. */
-function outOfRangeFailure(objects: readonly unknown[]): LimitFailure | undefined {
+function outOfRangeFailure(objects: readonly unknown[]): Failure | undefined {
   const index = objects.findIndex((object) => holdsValue(object, (value) => value instanceof OutOfRange));
   if (index < 0) return undefined; // outside the objects: nothing sent back holds it
   return {
@@ -159,8 +164,8 @@ function encodeReply(
   lossless: boolean,
   deep: boolean,
   replyLimit?: number,
-): { text: string; failure?: { cause: string; message: string } } {
-  const fail = (cause: string, message: string) => ({
+): { text: string; failure?: Failure } {
+  const fail = (cause: Failure["cause"], message: string) => ({
     text: encodeJson(failureReply(review, message)),
     failure: { cause, message },
   });

@@ -1,5 +1,6 @@
 // zod/mini: the same checks as classic zod at a fifth of the bundle, which cold starts pay for.
 import * as z from "zod/mini";
+import type { Rejection, Result } from "../outcomes";
 import { APIEXTENSIONS_VERSIONS, type ApiextensionsVersion } from "./api-version";
 
 /**
@@ -44,7 +45,7 @@ export interface ConversionReviewReply {
   response: ConversionResponse;
 }
 
-export type ReviewParse = { ok: true; review: ConversionReview } | { ok: false; message: string };
+export type ReviewParse = Result<{ review: ConversionReview }, Rejection>;
 
 /** Checks that a decoded body is a ConversionReview request; says why not in one line. */
 export function parseReview(value: unknown): ReviewParse {
@@ -52,5 +53,5 @@ export function parseReview(value: unknown): ReviewParse {
   if (result.success) return { ok: true, review: result.data };
   const issue = result.error.issues[0]!;
   const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-  return { ok: false, message: `not a ConversionReview request: ${where}${issue.message}` };
+  return { ok: false, reason: "invalid-review", message: `not a ConversionReview request: ${where}${issue.message}` };
 }

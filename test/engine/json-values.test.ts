@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { copyJson, holdsNonFiniteNumber } from "../../src/engine/plain";
+import { copyJson, holdsNonFiniteNumber } from "../../src/engine/json-values";
 import { encodeJson } from "../../src/protocol/json";
 
 const objects = (value: unknown, found: object[] = []): object[] => {
