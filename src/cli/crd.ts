@@ -1,5 +1,5 @@
 import { type Document, parseAllDocuments } from "yaml";
-import { type CrdManifest, CrdReadError, readCrd } from "../openapi/crd-document";
+import { type CrdManifest, readCrd } from "../openapi/crd-document";
 import { kindLabel } from "../protocol/api-version";
 import { type Registry, sortVersions } from "../registry";
 import { servedKinds } from "../registry/registry";
@@ -47,13 +47,7 @@ export function writeConversionStanza(
     if (document.errors.length > 0)
       throw new UsageError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
     if (document.get("kind") !== "CustomResourceDefinition") continue;
-    let crd: CrdManifest;
-    try {
-      crd = readCrd(document.toJS({ maxAliasCount: 1000 }), `${name}: document ${index + 1}`);
-    } catch (error) {
-      if (error instanceof CrdReadError) throw new UsageError(error.message);
-      throw error;
-    }
+    const crd = readCrd(document.toJS({ maxAliasCount: 1000 }), `${name}: document ${index + 1}`);
     crds++;
     update(document, crd, registry, url, notes);
   }

@@ -1,3 +1,4 @@
+import { CrdReadError } from "../openapi/crd-document";
 import { parse } from "./arguments";
 import { COMMANDS, defaultIo, type Io } from "./commands";
 import { CrdError } from "./crd";
@@ -27,7 +28,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     const registry = () => findRegistry(values.registry as string | undefined, cwd);
     return await run({ values, positionals, registry, io, cwd });
   } catch (error) {
-    if (error instanceof UsageError) {
+    // A file that holds no usable CRD is bad input, like bad usage.
+    if (error instanceof UsageError || error instanceof CrdReadError) {
       io.err(`crdshift: ${error.message}\n`);
       return 2;
     }

@@ -24,4 +24,19 @@ describe("the command table", () => {
       expect(stderr).toBe(`crdshift: unknown command ${JSON.stringify(name)}; see crdshift --help\n`);
     }
   });
+
+  it("answers a CRD it cannot read with exit 2 and the file's name, whichever command reads it", async () => {
+    const crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: { group: a.example.com }\n";
+    for (const argv of [
+      ["crd", "-f", "-", "--url", "https://webhook.example.com/convert"],
+      ["doctor", "-f", "-", "--offline"],
+    ]) {
+      let stderr = "";
+      const code = await main(argv, { out: () => {}, err: (text) => (stderr += text), stdin: () => crd });
+      expect(code).toBe(2);
+      expect(stderr).toMatch(
+        /^crdshift: stdin: document 1 \(.*\): spec\.group, spec\.names\.kind and spec\.names\.plural are required\n$/,
+      );
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { isJsonObject, type JsonObject } from "../../engine/plain";
-import { type CrdManifest, CrdReadError, crdsIn } from "../../openapi/crd-document";
+import { type CrdManifest, crdsIn } from "../../openapi/crd-document";
 import { UsageError } from "../io";
 
 /**
@@ -27,13 +27,7 @@ export interface CrdConfig extends CrdManifest {
 
 /** Every CRD in the documents (a `List` of them included); none is a usage error. */
 export function readCrdConfigs(documents: unknown[], name: string): CrdConfig[] {
-  let crds: CrdManifest[];
-  try {
-    crds = crdsIn(documents, name);
-  } catch (error) {
-    if (error instanceof CrdReadError) throw new UsageError(error.message);
-    throw error;
-  }
+  const crds = crdsIn(documents, name);
   if (crds.length === 0)
     throw new UsageError(
       `${name}: no CustomResourceDefinition in it (give the output of kubectl get crd NAME -o yaml)`,
