@@ -3,7 +3,7 @@ import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import ts from "typescript";
 import { defineConfig } from "vitest/config";
 
-/** Test token for the Workers project; the same string is in test/workers/token.ts. */
+/** Test token for the Workers project; test/workers/worker.test.ts sends the same string. */
 const WORKER_TOKEN = "workers-test-token-0123456789";
 
 // crdshift's public subpaths resolve to its sources here, by tsconfig.json's table (see there).

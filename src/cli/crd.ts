@@ -1,5 +1,6 @@
-import { type Document, isMap, isSeq, parseAllDocuments } from "yaml";
-import { isApiextensionsVersion, kindLabel } from "../protocol/api-version";
+import { type Document, parseAllDocuments } from "yaml";
+import { type CrdManifest, readCrd } from "../openapi/crd-document";
+import { kindLabel } from "../protocol/api-version";
 import { type Registry, sortVersions } from "../registry";
 import { servedKinds } from "../registry/registry";
 import { UsageError } from "./io";
@@ -45,40 +46,26 @@ export function writeConversionStanza(
   for (const [index, document] of list.entries()) {
     if (document.errors.length > 0)
       throw new UsageError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
-    const apiVersion = document.get("apiVersion");
     if (document.get("kind") !== "CustomResourceDefinition") continue;
-    if (!isApiextensionsVersion(apiVersion)) {
-      throw new UsageError(
-        `${name}: document ${index + 1}: a CustomResourceDefinition of apiVersion ${String(apiVersion)} is not one crdshift knows`,
-      );
-    }
+    const crd = readCrd(document.toJS({ maxAliasCount: 1000 }), `${name}: document ${index + 1}`);
     crds++;
-    update(document, apiVersion, registry, url, notes);
+    update(document, crd, registry, url, notes);
   }
   if (crds === 0) throw new UsageError(`${name}: no CustomResourceDefinition in it`);
   return { text: list.map((document) => document.toString({ lineWidth: 0 })).join(""), notes };
 }
 
-function update(document: Document.Parsed, apiVersion: string, registry: Registry, url: string, notes: string[]): void {
-  const crdName = String(document.getIn(["metadata", "name"]) ?? "(no name)");
-  const group = document.getIn(["spec", "group"]);
-  const kind = document.getIn(["spec", "names", "kind"]);
-  if (typeof group !== "string" || typeof kind !== "string")
-    throw new CrdError(`${crdName}: spec.group and spec.names.kind are required`);
+function update(document: Document.Parsed, crd: CrdManifest, registry: Registry, url: string, notes: string[]): void {
+  const { name: crdName, group, kind } = crd;
   const served = registry.lookup(group, kind);
   if (!served) {
     const known = servedKinds(registry);
-    throw new CrdError(`${crdName}: ${kindLabel({ kind, group })} is not in the registry (it serves ${known})`);
+    throw new CrdError(`${crdName}: ${kindLabel(crd)} is not in the registry (it serves ${known})`);
   }
-  const versionsNode = document.getIn(["spec", "versions"]);
-  const listed: string[] = isSeq(versionsNode)
-    ? versionsNode.items.map((item) => (isMap(item) ? String(item.get("name")) : ""))
-    : typeof document.getIn(["spec", "version"]) === "string"
-      ? [String(document.getIn(["spec", "version"]))]
-      : [];
+  const listed = crd.versions.map((version) => version.name);
   if (listed.length < 2) {
     throw new CrdError(
-      `${crdName}: it has a single version (${listed.join("") || "none"}): with nothing to convert between, it needs no conversion webhook`,
+      `${crdName}: it has a single version (${listed.join("")}): with nothing to convert between, it needs no conversion webhook`,
     );
   }
   const registered = [...served.versions.keys()];
@@ -90,10 +77,10 @@ function update(document: Document.Parsed, apiVersion: string, registry: Registr
       missingHere.length > 0 ? `the CRD lacks ${missingHere.join(", ")}` : "",
     ].filter(Boolean);
     throw new CrdError(
-      `${crdName}: its versions (${sortVersions(listed).join(", ")}) differ from the registry's for ${kindLabel({ kind, group })} (${sortVersions(registered).join(", ")}): ${parts.join("; ")}`,
+      `${crdName}: its versions (${sortVersions(listed).join(", ")}) differ from the registry's for ${kindLabel(crd)} (${sortVersions(registered).join(", ")}): ${parts.join("; ")}`,
     );
   }
-  if (apiVersion === "apiextensions.k8s.io/v1") {
+  if (crd.apiVersion === "apiextensions.k8s.io/v1") {
     document.setIn(
       ["spec", "conversion"],
       document.createNode({

@@ -1,3 +1,4 @@
+import { clip } from "../clip";
 import { mapValues, OBJECT_ENVELOPE, type OpenApiSchema, shapeOf } from "../openapi/schema";
 
 /**
@@ -65,6 +66,7 @@ function readNode(schema: OpenApiSchema, root = false): SchemaNode {
   }
 }
 
+/** Characters of one constraint kept in a generated comment (src/clip.ts says how many more). */
 const MAX_NOTE = 160;
 
 /** Everything a stored value was checked against on write, which the zod schema leaves alone. */
@@ -78,10 +80,10 @@ function notesOf(schema: OpenApiSchema): string[] {
       .join(", ");
     notes.push(`one of ${shown}${schema.enum.length > 24 ? `, … (${schema.enum.length} values)` : ""}`);
   }
-  if (schema.default !== undefined) notes.push(`default ${clip(JSON.stringify(schema.default) ?? "")}`);
+  if (schema.default !== undefined) notes.push(`default ${clip(JSON.stringify(schema.default) ?? "", MAX_NOTE)}`);
   const length = range(schema.minLength, schema.maxLength);
   if (length) notes.push(`length ${length}`);
-  if (schema.pattern !== undefined) notes.push(`pattern ${clip(schema.pattern)}`);
+  if (schema.pattern !== undefined) notes.push(`pattern ${clip(schema.pattern, MAX_NOTE)}`);
   if (schema.minimum !== undefined) notes.push(`${schema.exclusiveMinimum ? ">" : ">="} ${schema.minimum}`);
   if (schema.maximum !== undefined) notes.push(`${schema.exclusiveMaximum ? "<" : "<="} ${schema.maximum}`);
   if (schema.multipleOf !== undefined) notes.push(`multiple of ${schema.multipleOf}`);
@@ -103,12 +105,12 @@ function notesOf(schema: OpenApiSchema): string[] {
     const alternatives = schema[junctor];
     // The int-or-string marker's own anyOf is the type itself, not a constraint.
     if (!alternatives || (junctor === "anyOf" && schema["x-kubernetes-int-or-string"])) continue;
-    notes.push(`${junctor} ${clip(alternatives.map(constraintText).join(" | "))}`);
+    notes.push(`${junctor} ${clip(alternatives.map(constraintText).join(" | "), MAX_NOTE)}`);
   }
-  if (schema.not) notes.push(`not ${clip(constraintText(schema.not))}`);
+  if (schema.not) notes.push(`not ${clip(constraintText(schema.not), MAX_NOTE)}`);
   for (const rule of schema["x-kubernetes-validations"] ?? []) {
     const message = rule.message ? ` (${JSON.stringify(clip(oneLine(rule.message), 80))})` : "";
-    notes.push(`CEL ${clip(oneLine(rule.rule))}${message}`);
+    notes.push(`CEL ${clip(oneLine(rule.rule), MAX_NOTE)}${message}`);
   }
   return notes;
 }
@@ -137,8 +139,4 @@ export function summaryOf(description: string | undefined): string | undefined {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
-}
-
-function clip(text: string, max = MAX_NOTE): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -1,13 +1,5 @@
-export {
-  type ConversionContext,
-  type Converter,
-  type ConverterMap,
-  DefinitionError,
-  defineKind,
-  type KindDefinition,
-  type KindSpec,
-  type Schema,
-} from "./kind";
+export type { ConversionContext, Converter, ConverterMap, Schema } from "./converter";
+export { DefinitionError, defineKind, type KindDefinition, type KindSpec } from "./kind";
 export { createRegistry, type Registry } from "./registry";
 export type { Route, Step } from "./routes";
 export { STASH_ANNOTATION, stashFields, unstashFields } from "./stash";

@@ -1,36 +1,7 @@
-import type * as core from "zod/v4/core";
 import { kindLabel } from "../protocol/api-version";
 import { DNS_LABEL_1035, DNS_LABEL_MAX, DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX } from "../protocol/names";
+import type { Converter, ConverterMap, Schema } from "./converter";
 import { computeRoutes, type Route } from "./routes";
-
-/** Any zod 4 schema, classic or `zod/mini`. */
-export type Schema = core.$ZodType;
-
-/** What a converter knows about the conversion it is part of. */
-export interface ConversionContext {
-  group: string;
-  kind: string;
-  /** The version this step converts from and to (one hop of a possibly longer chain). */
-  from: string;
-  to: string;
-}
-
-/**
- * One step between two versions. It receives the whole object (metadata is a private copy)
- * and returns the whole object in the target version; throw an Error to fail the conversion
- * with its message. Fields the target version has no place for are the converter's choice.
- */
-export type Converter<From extends Schema, To extends Schema> = (
-  object: core.input<From>,
-  context: ConversionContext,
-) => core.input<To> | Promise<core.input<To>>;
-
-type VersionName<V> = Extract<keyof V, string>;
-
-/** `converters[from][to]`: typed by the two versions' schemas. */
-export type ConverterMap<V extends Record<string, Schema>> = {
-  [F in VersionName<V>]?: { [T in Exclude<VersionName<V>, F>]?: Converter<V[F], V[T]> };
-};
 
 export interface KindSpec<V extends Record<string, Schema>> {
   /** The CRD's `spec.group`, e.g. `example.com`. */

@@ -1,4 +1,4 @@
-import type { Converter, Schema } from "./kind";
+import type { Converter, Schema } from "./converter";
 
 /** One converter call in a chain, with the schema its output must satisfy. */
 export interface Step {

@@ -1,5 +1,4 @@
 import fc from "fast-check";
-import { stringify as stringifyJson } from "lossless-json";
 import * as core from "zod/v4/core";
 import { convertObjects } from "../engine/convert-batch";
 import { type Crd, readCrds } from "../openapi/crd-document";
@@ -10,6 +9,8 @@ import { kindLabel } from "../protocol/api-version";
 import { createRegistry, type KindDefinition, type Registry, sortVersions } from "../registry";
 import { servedKinds } from "../registry/registry";
 import { crdObjectArbitrary } from "./crd-arbitrary";
+import { objectMetadata } from "./object-metadata";
+import { roundTripDifference, show } from "./round-trip-comparison";
 
 export interface CrdCheckOptions {
   /** Objects tried per version, and per ordered pair of versions (default 100). */
@@ -142,29 +143,17 @@ function objects(crd: Crd, version: string, schema: Crd["versions"][number]["sch
     return object;
   };
   const whole = fc
-    .tuple(crdObjectArbitrary(schema), metadata)
+    .tuple(crdObjectArbitrary(schema), objectMetadata())
     .map(([body, meta]): Sample => ({ object: envelope(body, meta), partial: false }));
   // Server-side apply's partial objects: any field may be missing, metadata too (kubernetes#117356).
   const partial = fc
-    .tuple(crdObjectArbitrary(schema, { partial: true }), fc.option(metadata, { nil: undefined }))
+    .tuple(
+      crdObjectArbitrary(schema, { partial: true }),
+      fc.option(objectMetadata({ partial: true }), { nil: undefined }),
+    )
     .map(([body, meta]): Sample => ({ object: envelope(body, meta), partial: true }));
   return fc.oneof({ weight: 3, arbitrary: whole }, { weight: 1, arbitrary: partial });
 }
-
-const metadata = fc.record(
-  {
-    name: fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,14}[a-z0-9])?$/),
-    namespace: fc.constantFrom("default", "team-a"),
-    uid: fc.uuid(),
-    labels: fc.dictionary(fc.constantFrom("app", "example.com/tier"), fc.stringMatching(/^[a-z0-9]{0,8}$/), {
-      maxKeys: 2,
-    }),
-    annotations: fc.dictionary(fc.constantFrom("note", "example.com/owner"), fc.string({ maxLength: 12 }), {
-      maxKeys: 2,
-    }),
-  },
-  { requiredKeys: ["name"] },
-);
 
 type SchemaOf = Map<string, Crd["versions"][number]["schema"]>;
 
@@ -188,11 +177,7 @@ async function roundTrip(
   const back = await convertObjects(registry, `${crd.group}/${from}`, [stored]);
   if (!back.ok)
     throw new Error(`the ${to} object (as the apiserver keeps it) could not be converted back: ${back.message}`);
-  const difference = firstDifference(
-    normalize(object),
-    normalize(pruneLikeApiserver(back.objects[0], schemaOf.get(from))),
-    "",
-  );
+  const difference = roundTripDifference(object, pruneLikeApiserver(back.objects[0], schemaOf.get(from)));
   if (difference) throw new Error(`not the same after the round trip: ${difference}`);
   return "ok";
 }
@@ -207,41 +192,6 @@ function fieldsToHandle(from: string, to: string, schemaOf: SchemaOf): string {
     ...diff.changed.map((change) => `  ${change.path} is ${change.a} in ${from}, ${change.b} in ${to}`),
   ].filter(Boolean);
   return lines.length > 0 ? `  fields to handle (from the CRD):\n${lines.map((line) => `  ${line}\n`).join("")}` : "";
-}
-
-/**
- * Empty label and annotation maps are the same as none to Kubernetes, and missing metadata the
- * same as empty (the apiserver restores an object's metadata after conversion).
- */
-function normalize(object: unknown): unknown {
-  if (typeof object !== "object" || object === null) return object;
-  const meta = (object as { metadata?: Record<string, unknown> | null }).metadata ?? {};
-  const copy: Record<string, unknown> = { ...meta };
-  for (const field of ["labels", "annotations"]) {
-    const value = copy[field];
-    if (value && typeof value === "object" && Object.keys(value).length === 0) delete copy[field];
-  }
-  return { ...(object as Record<string, unknown>), metadata: copy };
-}
-
-function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
-  const where = path || "the object";
-  if (typeof a !== "object" || a === null || typeof b !== "object" || b === null) {
-    return a === b || Object.is(a, b)
-      ? undefined
-      : `${where} was ${show(a) ?? "missing"}, came back ${show(b) ?? "missing"}`;
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return `${where} changed from ${show(a)} to ${show(b)}`;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const key of keys) {
-    const has = [Object.hasOwn(a, key), Object.hasOwn(b, key)];
-    const next = Array.isArray(a) ? `${path}[${key}]` : joinPath(path, key);
-    if (has[0] !== has[1])
-      return `${next} was ${has[0] ? show((a as Record<string, unknown>)[key]) : "missing"}, came back ${has[1] ? show((b as Record<string, unknown>)[key]) : "missing"}`;
-    const found = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], next);
-    if (found) return found;
-  }
-  return undefined;
 }
 
 /** zod's issue, with what the value was when zod/mini's message does not say. */
@@ -270,11 +220,4 @@ function valueType(value: unknown): string {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** JSON for a person: integers beyond 2^53 as their digits. */
-function show(value: unknown): string {
-  if (value === undefined) return "missing";
-  const text = stringifyJson(value) ?? String(value);
-  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
 }

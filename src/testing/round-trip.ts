@@ -2,9 +2,10 @@ import fc from "fast-check";
 import { type BatchResult, convertObjects } from "../engine/convert-batch";
 import { isJsonObject } from "../engine/json-values";
 import { kindLabel } from "../protocol/api-version";
-import { decodeJson, encodeJson } from "../protocol/json";
 import { createRegistry, type KindDefinition, sortVersions } from "../registry";
 import { arbitraryFor } from "./arbitrary";
+import { objectMetadata } from "./object-metadata";
+import { roundTripDifference, show } from "./round-trip-comparison";
 
 export interface PairReport {
   from: string;
@@ -64,7 +65,7 @@ export async function checkKinds(kinds: readonly KindDefinition[], options: Chec
               arbitraryFor(kind.versions.get(from)!, { unknownFields: true }),
               arbitraryFor(kind.versions.get(from)!, { partial: true, unknownFields: true }),
             ),
-            metadata,
+            objectMetadata(),
           )
           .map(([fields, meta]) => ({
             ...fields,
@@ -119,26 +120,6 @@ export async function assertRoundTrips(
   if (failed) throw new Error(failed.failure);
 }
 
-const metadata = fc.record(
-  {
-    name: fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,14}[a-z0-9])?$/),
-    namespace: fc.constantFrom("default", "team-a"),
-    uid: fc.uuid(),
-    resourceVersion: fc.nat().map(String),
-    labels: fc.dictionary(
-      fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,6}[a-z0-9])?\.io\/[a-z]{1,6}$/),
-      fc.stringMatching(/^[a-z0-9]{0,8}$/),
-      { maxKeys: 2, noNullPrototype: true },
-    ),
-    annotations: fc.dictionary(
-      fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,6}[a-z0-9])?\.io\/[a-z]{1,6}$/),
-      fc.string({ maxLength: 12 }),
-      { maxKeys: 2, noNullPrototype: true },
-    ),
-  },
-  { requiredKeys: ["name"], noNullPrototype: true },
-);
-
 async function roundTrip(
   registry: ReturnType<typeof createRegistry>,
   object: Record<string, unknown>,
@@ -165,7 +146,7 @@ async function roundTrip(
         : `${to} was accepted, but converting it back failed: ${reason}`,
     );
   }
-  const difference = firstDifference(normalize(object), normalize(back.objects[0]), "");
+  const difference = roundTripDifference(object, back.objects[0]);
   if (difference) throw new Error(`not the same after the round trip: ${difference}`);
   return "ok";
 }
@@ -199,46 +180,4 @@ function converterBug(thrown: unknown, reason: string): string | undefined {
           ?.trim()
       : undefined;
   return `${what}: a bug in the converter, not a refusal (to refuse an object, throw an Error that says why)${frame ? `\n  ${frame}` : ""}`;
-}
-
-/** The object as JSON carries it (what the apiserver stores); empty label and annotation maps are the same as none. */
-function normalize(object: unknown): unknown {
-  const copy = decodeJson(encodeJson(object)).value;
-  const metadata = isJsonObject(copy) ? copy.metadata : undefined;
-  if (isJsonObject(metadata)) {
-    for (const field of ["labels", "annotations"]) {
-      const map = metadata[field];
-      if (isJsonObject(map) && Object.keys(map).length === 0) delete metadata[field];
-    }
-  }
-  return copy;
-}
-
-/** A value for a message, as JSON (integers beyond 2^53 exact), or "missing". */
-function show(value: unknown): string {
-  return value === undefined ? "missing" : encodeJson(value);
-}
-
-function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
-  const where = path || "the object";
-  if (typeof a !== "object" || a === null || typeof b !== "object" || b === null) {
-    return Object.is(a, b) ? undefined : `${where} was ${show(a)}, came back ${show(b)}`;
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return `${where} changed type`;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  // Own fields only: a field named __proto__ that is missing must not read as the prototype.
-  const field = (object: object, key: string) =>
-    Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
-  for (const key of keys) {
-    const next = Array.isArray(a)
-      ? `${path}[${key}]`
-      : /^[A-Za-z_$][\w$-]*$/.test(key)
-        ? path
-          ? `${path}.${key}`
-          : key
-        : `${path}[${JSON.stringify(key)}]`;
-    const found = firstDifference(field(a, key), field(b, key), next);
-    if (found) return found;
-  }
-  return undefined;
 }

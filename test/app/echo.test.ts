@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { registry as exampleRegistry } from "../../examples";
 import { createApp } from "../../src/app";
-import { clip, ECHO_LIMIT, quote } from "../../src/clip";
+import { clip, ECHO_LIMIT } from "../../src/clip";
 import { readConfig } from "../../src/config";
 import { createJsonLogger } from "../../src/log";
 import { createEmfMetrics } from "../../src/metrics";
@@ -15,24 +15,6 @@ import { emfProblems } from "../metrics/emf-spec";
 const HUGE = 512 * 1024;
 /** What one echoed field may take in a line or message: the limit and its `... (N more characters)`. */
 const FIELD = ECHO_LIMIT + 40;
-
-describe("clip", () => {
-  it("keeps short text as it is and cuts long text to the limit, counting the rest", () => {
-    expect(clip("CronTab")).toBe("CronTab");
-    expect(clip("x".repeat(ECHO_LIMIT))).toBe("x".repeat(ECHO_LIMIT));
-    expect(clip("x".repeat(ECHO_LIMIT + 5))).toBe(`${"x".repeat(ECHO_LIMIT)}... (5 more characters)`);
-    expect(quote('a"b')).toBe('"a\\"b"');
-    expect(quote("y".repeat(ECHO_LIMIT + 1))).toBe(`"${"y".repeat(ECHO_LIMIT)}"... (1 more character)`);
-  });
-
-  it("never cuts a surrogate pair in two", () => {
-    const text = `${"x".repeat(ECHO_LIMIT - 1)}😀tail`;
-    const clipped = clip(text);
-    expect(clipped.startsWith(`${"x".repeat(ECHO_LIMIT - 1)}...`)).toBe(true);
-    expect(clipped).toBe(`${"x".repeat(ECHO_LIMIT - 1)}... (6 more characters)`);
-    expect(clip("😀😀", 3)).toBe("😀... (2 more characters)");
-  });
-});
 
 /** The app as the platforms build it, logging JSON lines and EMF metrics into arrays. */
 function observedApp(options: { registry?: Registry; env?: Record<string, string> } = {}) {

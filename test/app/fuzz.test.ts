@@ -4,6 +4,7 @@ import { registry } from "../../examples";
 import { decodeJson, encodeJson } from "../../src/protocol/json";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
 import { arbitraryFor } from "../../src/testing/arbitrary";
+import { objectMetadata } from "../../src/testing/object-metadata";
 import { testApp } from "../helpers";
 
 /**
@@ -58,18 +59,12 @@ const served = registry.kinds.flatMap((kind) =>
     schema,
   })),
 );
-const metadata = fc.record(
-  {
-    name: fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/),
-    namespace: fc.constantFrom("default", "prod"),
-    uid: fc.uuid(),
-    labels: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.stringMatching(/^[a-z0-9]{0,8}$/), { maxKeys: 2 }),
-  },
-  { requiredKeys: [] },
-);
 const validObject = fc.constantFrom(...served).chain((entry) =>
   fc
-    .tuple(arbitraryFor(entry.schema, { unknownFields: true }), fc.option(metadata, { nil: undefined }))
+    .tuple(
+      arbitraryFor(entry.schema, { unknownFields: true }),
+      fc.option(objectMetadata({ partial: true }), { nil: undefined }),
+    )
     .map(([fields, meta]) => ({
       group: entry.group,
       versions: entry.versions,

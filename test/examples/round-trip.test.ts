@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { objectMetadata } from "../../src/testing/object-metadata";
 import { asJson, convertOk, review, testApp } from "../helpers";
 
 /**
@@ -9,26 +10,7 @@ import { asJson, convertOk, review, testApp } from "../helpers";
  */
 const { app } = testApp();
 
-// Keys the apiserver accepted when the object was written: a DNS-subdomain prefix and a name.
-const labelKey = fc.stringMatching(
-  /^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?\.io\/[A-Za-z0-9]([A-Za-z0-9_.-]{0,8}[A-Za-z0-9])?$/,
-);
-const labelValue = fc.stringMatching(/^([A-Za-z0-9]([A-Za-z0-9_.-]{0,10}[A-Za-z0-9])?)?$/);
-const metadata = fc.option(
-  fc.record(
-    {
-      name: fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?$/),
-      namespace: fc.constantFrom("default", "prod"),
-      uid: fc.uuid(),
-      generation: fc.nat(),
-      labels: fc.dictionary(labelKey, labelValue, { maxKeys: 3 }),
-      annotations: fc.dictionary(labelKey, fc.string(), { maxKeys: 3 }),
-      finalizers: fc.array(fc.constant("example.com/cleanup"), { maxLength: 1 }),
-    },
-    { requiredKeys: [] },
-  ),
-  { nil: undefined },
-);
+const metadata = fc.option(objectMetadata({ partial: true }), { nil: undefined });
 /** Fields no version knows: status and an unknown field must come through untouched. */
 const extras = fc.record({ status: fc.jsonValue(), future: fc.jsonValue() }, { requiredKeys: [] });
 

@@ -33,6 +33,43 @@ spec:
     }
   });
 
+  it("reads a version that leaves served or storage out as the apiserver stores it: false, never defaulted", () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: things.example.com }
+spec:
+  group: example.com
+  names: { plural: things, kind: Thing }
+  versions: [{ name: v1, storage: true }, { name: v2, served: true }]
+`;
+    const [read] = readCrds(crd, "things.yaml");
+    expect(read!.versions.map(({ name, served, storage }) => ({ name, served, storage }))).toEqual([
+      { name: "v1", served: false, storage: true },
+      { name: "v2", served: true, storage: false },
+    ]);
+  });
+
+  it("reads a v1beta1 CRD's lone spec.version as served and stored, as the apiserver defaults it", () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+spec: { group: example.com, version: v1, names: { plural: things, kind: Thing } }
+`;
+    const [read] = readCrds(crd, "things.yaml");
+    expect(read).toMatchObject({ name: "things.example.com", versions: [{ name: "v1", served: true, storage: true }] });
+  });
+
+  it("reads the CRDs of a CustomResourceDefinitionList, as the API returns them", () => {
+    const list = {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinitionList",
+      items: readCrdsAsJson(`apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+spec: { group: example.com, version: v1, names: { plural: things, kind: Thing } }
+`),
+    };
+    expect(readCrds(JSON.stringify(list), "list.json").map((crd) => crd.name)).toEqual(["things.example.com"]);
+  });
+
   it("names the file and document when there is nothing to read", () => {
     expect(() => readCrds("kind: ConfigMap\n", "cm.yaml")).toThrow(
       new CrdReadError("cm.yaml: no CustomResourceDefinition in it"),

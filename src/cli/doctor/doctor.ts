@@ -1,7 +1,7 @@
 import { kindLabel } from "../../protocol/api-version";
 import type { Registry } from "../../registry";
 import { redactUrl } from "../webhook-call/review-request";
-import { readCrds } from "./crd-config";
+import { readCrdConfigs } from "./crd-config";
 import type { Finding } from "./finding";
 import { probe } from "./probe";
 import { staticChecks } from "./static-checks";
@@ -43,7 +43,7 @@ export async function runDoctor(
 ): Promise<DoctorReport> {
   const now = options.now ?? new Date();
   const crds: CrdReport[] = [];
-  for (const crd of readCrds(documents, name)) {
+  for (const crd of readCrdConfigs(documents, name)) {
     const findings = staticChecks(crd, registry, now);
     const definition = registry.lookup(crd.group, crd.kind);
     const url = options.url ?? crd.url;

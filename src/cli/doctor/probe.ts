@@ -1,14 +1,14 @@
 import type { KindDefinition, Registry } from "../../registry";
 import type { ApiserverVerdict } from "../../testing/apiserver";
-import { webhookUrlError } from "../crd";
-import { compareVerdicts } from "../diff/compare-verdicts";
-import { registrySide, type SideResult, urlSide } from "../webhook-call/conversion-side";
+import { registrySide, urlSide } from "../webhook-call/conversion-side";
 import { APISERVER_TIMEOUT_MS, type TlsPeer } from "../webhook-call/post-review";
-import { type ReviewRequest, redactUrl, reviewRequest } from "../webhook-call/review-request";
+import { redactUrl } from "../webhook-call/review-request";
 import { readCaBundle } from "./ca-bundle";
 import type { CrdConfig } from "./crd-config";
 import { error, type Finding, info, warning } from "./finding";
 import { latencyFindings } from "./latency";
+import { chooseReviews, judgeReply } from "./probe-replies";
+import { probeTarget } from "./probe-target";
 import { sampleObjects } from "./sample-objects";
 import { tlsFindings, trustedBySystemRoots } from "./tls-checks";
 
@@ -36,53 +36,10 @@ export async function probe(
   options: ProbeOptions,
 ): Promise<Finding[]> {
   const shown = redactUrl(options.url);
-  const found: Finding[] = [];
-  let target: URL;
-  try {
-    target = new URL(options.url);
-  } catch {
-    return [
-      error(
-        "probe-url-invalid",
-        `--url ${JSON.stringify(options.url)} is not a URL`,
-        "give the webhook's URL: https://HOST/convert/<token>",
-      ),
-    ];
-  }
-  const invalid = webhookUrlError(options.url);
-  if (target.protocol === "http:") {
-    if (!options.allowHttp) {
-      return [
-        error(
-          "http-url",
-          `${shown} is plain http, which the apiserver never calls ('https' is the only allowed URL scheme); not probed`,
-          "serve the webhook over https; to probe a local server anyway, add --allow-http",
-        ),
-      ];
-    }
-    if (options.fromFlag) {
-      found.push(
-        error(
-          "http-url",
-          `${shown} is plain http: the apiserver calls only https URLs; probed only because of --allow-http`,
-          "serve the webhook over https (Workers and Lambda function URLs are) and put that URL in the CRD",
-        ),
-      );
-    }
-  } else if (invalid) {
-    return options.fromFlag
-      ? [
-          error(
-            "probe-url-invalid",
-            `--url: ${invalid}`,
-            "give the webhook's URL as the apiserver takes it: https://host[/path]",
-          ),
-        ]
-      : [info("probe-skipped", "not probed: the CRD's url is one the apiserver refuses (see url-invalid)")];
-  }
-  if (options.fromFlag && crd.url !== undefined && crd.url !== options.url)
-    found.push(info("probe-url", `probed ${shown}, not the CRD's url ${redactUrl(crd.url)}`));
-
+  const gate = probeTarget(crd, options);
+  if ("skip" in gate) return gate.skip;
+  const { target } = gate;
+  const found: Finding[] = gate.found;
   const bundle = crd.caBundle !== undefined ? readCaBundle(crd.caBundle) : undefined;
   const ca = bundle?.kind === "certificates" ? bundle.pem : undefined;
   const live = urlSide(shown, options.url, {
@@ -110,7 +67,7 @@ export async function probe(
       for (const to of served) {
         if (from === to) continue;
         pairs++;
-        const chosen = await choose(
+        const chosen = await chooseReviews(
           objects,
           `${crd.group}/${to}`,
           reviewVersion,
@@ -134,7 +91,7 @@ export async function probe(
           latencies.push(result.elapsedMs);
           tls ??= result.tls;
           if (reported) continue;
-          const finding = judge(result, expected, from, to);
+          const finding = judgeReply(result, expected, from, to);
           if (finding) {
             found.push(finding);
             reported = true;
@@ -187,78 +144,6 @@ export async function probe(
     );
   }
   return found;
-}
-
-interface Planned {
-  request: ReviewRequest;
-  expected: ApiserverVerdict;
-}
-
-/** Objects the registry converts come first: a refusal proves less about the webhook. */
-async function choose(
-  objects: unknown[],
-  desired: string,
-  reviewVersion: "v1" | "v1beta1",
-  convert: (request: ReviewRequest) => Promise<SideResult>,
-  count: number,
-): Promise<Planned[]> {
-  const planned: Planned[] = [];
-  for (const object of objects) {
-    const request = reviewRequest(desired, [object], reviewVersion);
-    planned.push({ request, expected: (await convert(request)).verdict });
-  }
-  return [...planned.filter((plan) => plan.expected.ok), ...planned.filter((plan) => !plan.expected.ok)].slice(
-    0,
-    count,
-  );
-}
-
-/** The live answer against the registry's own: a rejection is an error, another answer a warning. */
-function judge(result: SideResult, expected: ApiserverVerdict, from: string, to: string): Finding | undefined {
-  const pair = `${from} → ${to}`;
-  const comparison = compareVerdicts(result.verdict, expected);
-  const redirect = result.location
-    ? ` (the reply is a redirect to ${redactUrl(result.location)}: put the final URL in the CRD)`
-    : "";
-  switch (comparison.outcome) {
-    case "same":
-      return undefined;
-    case "both-failed":
-      return comparison.baseline === comparison.candidate
-        ? undefined
-        : differs(
-            `${pair}: the webhook failed with "${comparison.baseline}", the registry with "${comparison.candidate}"`,
-          );
-    case "baseline-failed":
-      return error(
-        "reply-rejected",
-        `${pair}: the apiserver would fail the conversion: ${comparison.baseline}${redirect}`,
-        "make the URL serve this registry (deploy it), and check that nothing in front of it (proxy, auth, path token) changes the request or the reply",
-      );
-    case "candidate-failed":
-      return differs(`${pair}: the webhook converted an object the registry refuses (${comparison.candidate})`);
-    case "different": {
-      const first = comparison.differences[0]!;
-      const more = comparison.differences.length > 1 ? ` and ${comparison.differences.length - 1} more` : "";
-      return differs(
-        `${pair}: the webhook's result differs from the registry's at ${first.path}: ${shown(first.baseline)} from the webhook, ${shown(first.candidate)} from the registry${more}`,
-      );
-    }
-  }
-}
-
-function differs(message: string): Finding {
-  return warning(
-    "differs-from-registry",
-    `${message}: the deployed webhook is not running this registry`,
-    "deploy the current registry, or run crdshift diff --against URL to see every difference first",
-  );
-}
-
-function shown(value: unknown): string {
-  return value === undefined
-    ? "missing"
-    : JSON.stringify(value, (_key, item) => (typeof item === "bigint" ? item.toString() : item));
 }
 
 function errorOf(verdict: ApiserverVerdict): string {

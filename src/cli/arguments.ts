@@ -1,0 +1,50 @@
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { DIFF_OPTIONS } from "./diff/diff-command";
+import { DOCTOR_OPTIONS } from "./doctor/doctor-command";
+import { UsageError } from "./io";
+
+const COMMON = { help: { type: "boolean", short: "h" }, registry: { type: "string" } } as const;
+
+/** Each command's options, as node:util's parseArgs takes them. */
+const OPTIONS: Record<string, ParseArgsConfig["options"]> = {
+  convert: {
+    ...COMMON,
+    file: { type: "string", short: "f" },
+    to: { type: "string" },
+    output: { type: "string", short: "o" },
+  },
+  crd: { ...COMMON, file: { type: "string", short: "f" }, url: { type: "string" } },
+  check: { ...COMMON, runs: { type: "string" }, seed: { type: "string" }, crd: { type: "string", multiple: true } },
+  init: {
+    help: COMMON.help,
+    crd: { type: "string", multiple: true },
+    url: { type: "string" },
+    force: { type: "boolean" },
+    crdshift: { type: "string" },
+  },
+  generate: { help: COMMON.help, crd: { type: "string", multiple: true }, dir: { type: "string" } },
+  versions: { ...COMMON },
+  doctor: { ...COMMON, ...DOCTOR_OPTIONS },
+  diff: { ...COMMON, ...DIFF_OPTIONS },
+};
+
+/** A command's arguments, parsed strictly: an unknown option is a usage error that says where to look. */
+export function parse(command: string, args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: OPTIONS[command]!,
+      allowPositionals: command === "versions" || command === "init",
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}; see crdshift ${command} --help`);
+  }
+}
+
+/** A flag's value as a positive whole number, or a usage error naming the flag. */
+export function positive(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number`);
+  return n;
+}

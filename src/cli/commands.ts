@@ -1,0 +1,114 @@
+import { readFileSync } from "node:fs";
+import type { Registry } from "../registry";
+import { sortVersions } from "../registry/version-order";
+import { positive } from "./arguments";
+import { checkRegistry } from "./check";
+import { checkCrdFiles } from "./check-crd";
+import { convertDocuments } from "./convert";
+import { writeConversionStanza } from "./crd";
+import { diffCommand } from "./diff/diff-command";
+import { doctorCommand } from "./doctor/doctor-command";
+import { generateSchemas } from "./generate";
+import { initProject } from "./init";
+import { formatDocuments, type Output, parseDocuments, readInput, UsageError } from "./io";
+
+export interface Io extends Output {
+  stdin: () => string;
+  /** Where crdshift.config.* and --registry FILE are looked for. Default: the process's. */
+  cwd?: string;
+}
+
+export const defaultIo: Io = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  stdin: () => readFileSync(0, "utf8"),
+};
+
+/** What a command is given: its parsed arguments, the registry (loaded when asked for) and its I/O. */
+export interface CommandInput {
+  values: Record<string, unknown>;
+  positionals: string[];
+  registry: () => Promise<Registry>;
+  io: Io;
+  /** The folder relative paths are read from. */
+  cwd: string;
+}
+
+/** Each command, run after its arguments are parsed; the result is the exit code. */
+export const COMMANDS: Record<string, (input: CommandInput) => Promise<number>> = {
+  async versions({ positionals, io }) {
+    if (positionals.length === 0)
+      throw new UsageError("give the version names to sort, e.g. crdshift versions v1 v1beta1 v2");
+    io.out(`${sortVersions(positionals).join("\n")}\n`);
+    return 0;
+  },
+
+  async convert({ values, registry, io }) {
+    if (!values.to) throw new UsageError("--to GROUP/VERSION is required");
+    const format = String(values.output ?? "yaml");
+    if (format !== "yaml" && format !== "json")
+      throw new UsageError(`-o must be yaml or json, got ${JSON.stringify(format)}`);
+    const file = values.file as string | undefined;
+    const name = file === "-" ? "stdin" : (file ?? "");
+    const documents = parseDocuments(readInput(file, io.stdin), name);
+    const result = await convertDocuments(await registry(), documents, String(values.to), name, io);
+    if (result.errors.length > 0) {
+      for (const error of result.errors) io.err(`crdshift: ${error}\n`);
+      return 1;
+    }
+    io.out(formatDocuments(result.documents, format));
+    return 0;
+  },
+
+  async crd({ values, registry, io }) {
+    if (!values.url) throw new UsageError("--url https://HOST/PATH is required");
+    const file = values.file as string | undefined;
+    const { text, notes } = writeConversionStanza(
+      readInput(file, io.stdin),
+      file === "-" ? "stdin" : (file ?? ""),
+      await registry(),
+      String(values.url),
+    );
+    io.out(text);
+    for (const note of notes) io.err(`crdshift: ${note}\n`);
+    return 0;
+  },
+
+  async init({ values, positionals, io, cwd }) {
+    if (positionals.length > 1) throw new UsageError("init takes one folder; see crdshift init --help");
+    initProject(
+      {
+        dir: positionals[0] ?? ".",
+        cwd,
+        crds: (values.crd as string[] | undefined) ?? [],
+        ...(values.url !== undefined ? { url: String(values.url) } : {}),
+        force: values.force === true,
+        ...(values.crdshift !== undefined ? { crdshift: String(values.crdshift) } : {}),
+      },
+      io,
+    );
+    return 0;
+  },
+
+  async generate({ values, io, cwd }) {
+    const crds = (values.crd as string[] | undefined) ?? [];
+    if (crds.length === 0)
+      throw new UsageError("--crd FILE is required: the CustomResourceDefinition to generate schemas from");
+    generateSchemas({ crds, cwd, ...(values.dir !== undefined ? { dir: String(values.dir) } : {}) }, io);
+    return 0;
+  },
+
+  async check({ values, registry, io, cwd }) {
+    const runs = values.runs === undefined ? undefined : positive(String(values.runs), "--runs");
+    const seed = values.seed === undefined ? undefined : Number.parseInt(String(values.seed), 10);
+    if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError("--seed must be a whole number");
+    const options = { ...(runs ? { runs } : {}), ...(seed !== undefined ? { seed } : {}) };
+    const crds = (values.crd as string[] | undefined) ?? [];
+    const served = await registry();
+    if (crds.length > 0 && !(await checkCrdFiles(served, crds, { ...options, cwd }, io))) return 1;
+    return (await checkRegistry(served, options, io)) ? 0 : 1;
+  },
+
+  doctor: ({ values, registry, io }) => doctorCommand(values, registry, io),
+  diff: ({ values, registry, io }) => diffCommand(values, registry, io),
+};
