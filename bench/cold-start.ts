@@ -55,7 +55,7 @@ export function benchColdStart(runs = 25): ColdStart {
     const result = String(out.output[3] ?? "");
     if (!result.includes('\\"status\\":\\"Success\\"'))
       throw new Error(`cold start run failed: ${result}${out.stdout}${out.stderr}`);
-    if (i >= 2) bare.push(b), lambda.push(l);
+    if (i >= 2) (bare.push(b), lambda.push(l));
   }
   const nodeMs = median(bare);
   const lambdaMs = median(lambda);

@@ -32,7 +32,7 @@ export async function benchEngine(sizes = [1, 100, 1000, 10_000]): Promise<Engin
       t = performance.now();
       for (let k = 0; k < reps; k++) await convertBody(body);
       const c = (performance.now() - t) / reps;
-      if (r >= 3) base.push(f), ours.push(c); // the first rounds warm up the JIT
+      if (r >= 3) (base.push(f), ours.push(c)); // the first rounds warm up the JIT
     }
     const floorMs = median(base);
     const crdshiftMs = median(ours);

@@ -26,7 +26,7 @@ export function benchMemory(objects = 10_000, runs = 5): Memory {
   };
   const floor: number[] = [];
   const ours: number[] = [];
-  for (let i = 0; i < runs; i++) floor.push(measure("floor")), ours.push(measure("crdshift"));
+  for (let i = 0; i < runs; i++) (floor.push(measure("floor")), ours.push(measure("crdshift")));
   const floorMiB = median(floor);
   const crdshiftMiB = median(ours);
   return { objects, floorMiB, crdshiftMiB, ratio: crdshiftMiB / floorMiB };

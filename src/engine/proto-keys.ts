@@ -26,8 +26,7 @@ export function protoKeyValues(value: unknown): Set<object> | undefined {
   let found: Set<object> | undefined;
   forEachObject(value, (object) => {
     if (!Object.hasOwn(object, "__proto__")) return;
-    // biome-ignore lint/suspicious/noProto: an own field named __proto__ (JSON.parse makes one), not the accessor
-    // biome-ignore lint/complexity/useLiteralKeys: bracket access to that own field, not the accessor
+    // An own field named __proto__ (JSON.parse makes one): it shadows the accessor.
     const held = (object as Record<string, unknown>)["__proto__"];
     if (typeof held === "object" && held !== null) {
       found ??= new Set();
@@ -57,8 +56,6 @@ export function restoreProtoKeys(value: unknown, held: Set<object>): void {
       }
     }
     if (Object.hasOwn(object, "__proto__")) {
-      // biome-ignore lint/suspicious/noProto: an own field named __proto__ (JSON.parse makes one), not the accessor
-      // biome-ignore lint/complexity/useLiteralKeys: bracket access to that own field, not the accessor
       const own = (object as Record<string, unknown>)["__proto__"];
       if (typeof own === "object" && own !== null) held.add(own);
     }

@@ -68,7 +68,7 @@ function compile(schema: core.$ZodType): Check {
 }
 
 function compileType(schema: core.$ZodType): Check {
-  // biome-ignore lint/suspicious/noExplicitAny: zod's definitions differ per type; each case reads its own fields
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- zod's definitions differ per type; each case reads its own fields
   const def = schema._zod.def as core.$ZodTypeDef & Record<string, any>;
   // Checks (lengths, patterns, refinements, formats such as z.email() or z.int(), which are
   // checks themselves) and coercion are zod's business.
@@ -109,7 +109,7 @@ function compileType(schema: core.$ZodType): Check {
   }
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: an object schema's definition (shape, catchall)
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an object schema's definition (shape, catchall)
 function compileObject(def: Record<string, any>): Check {
   const shape = def.shape as Record<string, core.$ZodType>;
   const keys = Object.keys(shape);

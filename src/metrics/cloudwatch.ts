@@ -60,7 +60,9 @@ export function createCloudWatchMetrics(options: CloudWatchOptions): Metrics {
     let failure: unknown;
     for (const call of calls) {
       try {
-        await (await client())(call);
+        await (
+          await client()
+        )(call);
       } catch (error) {
         // A broken SDK load is retried next time rather than remembered.
         if (!(await send?.catch(() => undefined))) send = undefined;

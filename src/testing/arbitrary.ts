@@ -10,7 +10,7 @@ import type { Schema } from "../registry";
  * fields named `__proto__`, `constructor` and `prototype` among the unknown ones (legal JSON, kept
  * by the apiserver), and integers beyond ±2^53 as `bigint` (protocol/json.ts).
  */
-// biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents are read field by field, untyped
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON Schema documents are read field by field, untyped
 type JsonSchema = { [key: string]: any };
 
 export interface ArbitraryOptions {

@@ -44,8 +44,8 @@ describe("LightHeaders", () => {
         const light = new LightHeaders();
         const native = new NativeHeaders();
         for (const [op, n, v] of operations) {
-          if (op === "delete") light.delete(n), native.delete(n);
-          else light[op](n, v), native[op](n, v);
+          if (op === "delete") (light.delete(n), native.delete(n));
+          else (light[op](n, v), native[op](n, v));
         }
         expect(pairs(light)).toEqual(pairs(native));
         for (const n of ["content-type", "X-Thing", "set-cookie", "allow"]) {

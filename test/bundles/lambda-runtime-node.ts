@@ -39,6 +39,7 @@ export function lambdaRuntimeNode(): string {
   } catch (error) {
     throw new Error(
       `could not fetch Node ${LAMBDA_NODE_VERSION} (${packageName}) from the npm registry for the Lambda runtime's tests: ${(error as Error).message}`,
+      { cause: error },
     );
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -37,7 +37,7 @@ export function emfProblems(line: string): string[] {
             if (typeof value !== "string")
               problems.push(`${where}: dimension ${key} is not a string member of the root`);
             // CloudWatch's rule for a dimension value (API_Dimension): 1 to 1,024 ASCII characters.
-            // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, control characters included
+            // eslint-disable-next-line no-control-regex -- the ASCII range, control characters included
             else if (!/^[\x00-\x7f]{1,1024}$/.test(value))
               problems.push(`${where}: dimension ${key} is not 1 to 1,024 ASCII characters`);
           }

@@ -103,20 +103,24 @@ describe("the CrdshiftWebhook construct (crdshift/aws-cdk)", () => {
     ]);
   });
 
-  it("takes the token from another parameter of the app instead, and refuses a literal one", {
-    timeout: SYNTH_TIMEOUT_MS,
-  }, () => {
-    const own = synth({}, (stack) => ({
-      token: new CfnParameter(stack, "TeamToken", { type: "String", noEcho: true }).valueAsString,
-    }));
-    expect(Object.keys(own.findParameters("*")).filter((name) => !name.startsWith("BootstrapVersion"))).toEqual([
-      "TeamToken",
-    ]);
-    expect(
-      Object.values(own.findResources("AWS::Lambda::Function"))[0]!.Properties.Environment.Variables.CRDSHIFT_TOKEN,
-    ).toEqual({ Ref: "TeamToken" });
-    expect(() => synth({ token: "plain-text-token-0123456789" })).toThrow("token must be a CloudFormation reference");
-  });
+  it(
+    "takes the token from another parameter of the app instead, and refuses a literal one",
+    {
+      timeout: SYNTH_TIMEOUT_MS,
+    },
+    () => {
+      const own = synth({}, (stack) => ({
+        token: new CfnParameter(stack, "TeamToken", { type: "String", noEcho: true }).valueAsString,
+      }));
+      expect(Object.keys(own.findParameters("*")).filter((name) => !name.startsWith("BootstrapVersion"))).toEqual([
+        "TeamToken",
+      ]);
+      expect(
+        Object.values(own.findResources("AWS::Lambda::Function"))[0]!.Properties.Environment.Variables.CRDSHIFT_TOKEN,
+      ).toEqual({ Ref: "TeamToken" });
+      expect(() => synth({ token: "plain-text-token-0123456789" })).toThrow("token must be a CloudFormation reference");
+    },
+  );
 
   it("leaves the body and reply limits to the handler, whose defaults are the function URL's 6 MiB caps", () => {
     const vars = fn().Environment.Variables;

@@ -31,7 +31,7 @@ describe("the iterative printer writes what JSON.stringify writes", () => {
       fc.constant(-0),
       fc.constant(Number.NaN),
       fc.constant(Number.NEGATIVE_INFINITY),
-      // biome-ignore lint/suspicious/noSparseArray: a hole is one of the values a converter may return
+      // A hole is one of the values a converter may return.
       fc.constant([1, , 3]),
     );
     const value = fc.letrec((tie) => ({
