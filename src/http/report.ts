@@ -30,13 +30,7 @@ export interface Report {
    */
   unreadable(c: Context, error: unknown): Response;
   /** The log line and metrics of one review answered, converted or failed. */
-  reviewed(
-    c: Context,
-    review: ConversionReview,
-    failure: Failure | undefined,
-    durationMs: number,
-    cold: boolean,
-  ): void;
+  reviewed(c: Context, review: ConversionReview, failure: Failure | undefined, durationMs: number, cold: boolean): void;
   /** A bug of ours: logged, and a 500 that never carries a stack trace or anything from the request. */
   internalError(error: unknown, c: Context): Response;
 }

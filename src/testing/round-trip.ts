@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { type BatchResult, convertObjects } from "../engine/convert-batch";
-import { isJsonObject } from "../engine/json-values";
 import { kindLabel } from "../protocol/api-version";
 import { createRegistry, type KindDefinition, sortVersions } from "../registry";
 import { arbitraryFor } from "./arbitrary";
