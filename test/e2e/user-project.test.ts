@@ -81,18 +81,21 @@ afterAll(() => {
 });
 
 describe("a CRD author's project using crdshift from its tarball", () => {
-  it("gets a package of the built code: dist/, the command, the README; no sources, tests, bench or infrastructure", () => {
+  it("gets a package of the built code: dist/, the command, the README, the license; no sources, tests, bench or infrastructure", () => {
     expect(packed).toEqual(
       expect.arrayContaining([
         "package.json",
         "README.md",
+        "LICENSE",
         "bin/crdshift.mjs",
         "dist/index.js",
         "dist/cli.js",
         "dist/types/index.d.ts",
       ]),
     );
-    expect(packed.filter((path) => !/^(dist\/|bin\/crdshift\.mjs$|package\.json$|README\.md$)/.test(path))).toEqual([]);
+    expect(
+      packed.filter((path) => !/^(dist\/|bin\/crdshift\.mjs$|package\.json$|README\.md$|LICENSE$)/.test(path)),
+    ).toEqual([]);
   });
 
   it("imports every subpath in plain node, with nothing but the package's dependencies and zod installed", async () => {
