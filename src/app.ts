@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import type { Config } from "./config";
 import { convertBody } from "./engine/convert-body";
 import { createAdmission } from "./http/admission";
-import { reviewDeadline } from "./http/deadline";
+import { reviewDeadline } from "./http/review-deadline";
 import { createReport, deferAfterReply } from "./http/report";
 import { jsonLogger, type Logger } from "./log";
 import { type Metrics, noMetrics } from "./metrics/metrics";

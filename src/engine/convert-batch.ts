@@ -4,7 +4,7 @@ import { parseApiVersion } from "../protocol/api-version";
 import type { Registry } from "../registry/registry";
 import { ConversionFailure } from "./conversion-failure";
 import { finishObject, startObject } from "./convert-object";
-import { DEADLINE_PASSED, pastDeadline, type TimeBudget, withDeadline } from "./deadline";
+import { DEADLINE_PASSED, pastDeadline, type TimeBudget, withDeadline } from "./time-budget";
 import { budgetMessage, failureMessage, internalErrorText, notAnObjectMessage } from "./failure-messages";
 import { isJsonObject, type JsonObject } from "./json-values";
 

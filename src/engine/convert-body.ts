@@ -14,7 +14,7 @@ import { type ConversionReview, parseReview } from "../protocol/review-schema";
 import { exceedsEmbedded } from "../protocol/size";
 import type { Registry } from "../registry";
 import { type BatchResult, convertObjects } from "./convert-batch";
-import type { TimeBudget } from "./deadline";
+import type { TimeBudget } from "./time-budget";
 import { describeObject } from "./describe";
 import { holdsNonFiniteNumber, holdsValue, isJsonObject } from "./json-values";
 import { envelopeProblem, limitFailure, limitFailureBeforeParse, type ReviewLimits } from "./limits";

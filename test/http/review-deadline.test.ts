@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { reviewDeadline } from "../../src/http/deadline";
+import { reviewDeadline } from "../../src/http/review-deadline";
 
 describe("a review's deadline", () => {
   it("is the budget from when the review started, on a warm instance", () => {
