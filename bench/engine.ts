@@ -35,14 +35,15 @@ const roundsFor = (objects: number) => (objects >= 10_000 ? 9 : 21);
 const WARM_UP_ROUNDS = 3;
 
 /**
- * Two ways of doing the same work, measured interleaved in this process, sample by sample (so
- * a busy neighbour slows both alike); the medians of each. The first rounds warm up the JIT.
+ * Two ways of doing the same work, measured interleaved in this process, sample by sample; the
+ * medians of each, and the median of each round's ratio: the two samples of a round are taken
+ * back to back, so a busy neighbour slows both alike. The first rounds warm up the JIT.
  */
 async function sideBySide(
   objects: number,
   first: () => unknown,
   second: () => unknown,
-): Promise<{ firstMs: number; secondMs: number }> {
+): Promise<{ firstMs: number; secondMs: number; ratio: number }> {
   const reps = repsFor(objects);
   const a: number[] = [];
   const b: number[] = [];
@@ -55,7 +56,7 @@ async function sideBySide(
     const secondMs = (performance.now() - start) / reps;
     if (round >= WARM_UP_ROUNDS) a.push(firstMs), b.push(secondMs);
   }
-  return { firstMs: median(a), secondMs: median(b) };
+  return { firstMs: median(a), secondMs: median(b), ratio: median(b.map((ms, i) => ms / a[i]!)) };
 }
 
 async function checked(body: string): Promise<void> {
@@ -73,7 +74,11 @@ export async function benchEngine(sizes = [1, 100, 1000, 10_000]): Promise<Engin
   for (const objects of sizes) {
     const body = reviewBody(objects);
     await checked(body);
-    const { firstMs: floorMs, secondMs: crdshiftMs } = await sideBySide(
+    const {
+      firstMs: floorMs,
+      secondMs: crdshiftMs,
+      ratio,
+    } = await sideBySide(
       objects,
       () => floor(body),
       () => convertBody(body),
@@ -83,7 +88,7 @@ export async function benchEngine(sizes = [1, 100, 1000, 10_000]): Promise<Engin
       bodyBytes: body.length,
       floorMs,
       crdshiftMs,
-      ratio: crdshiftMs / floorMs,
+      ratio,
       usPerObject: (crdshiftMs * 1000) / objects,
     });
   }
@@ -99,12 +104,16 @@ export async function benchInt64(sizes = [1, 1000]): Promise<Int64Row[]> {
     await checked(plain);
     await checked(int64);
     if (!(await convertBody(int64)).includes("9007199254740993")) throw new Error("the int64 did not come back exact");
-    const { firstMs: plainMs, secondMs: int64Ms } = await sideBySide(
+    const {
+      firstMs: plainMs,
+      secondMs: int64Ms,
+      ratio,
+    } = await sideBySide(
       objects,
       () => convertBody(plain),
       () => convertBody(int64),
     );
-    rows.push({ objects, plainMs, int64Ms, ratio: int64Ms / plainMs });
+    rows.push({ objects, plainMs, int64Ms, ratio });
   }
   return rows;
 }

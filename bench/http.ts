@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { reviewBody } from "./objects";
 import { besideBench, inRepo } from "./paths";
@@ -13,6 +14,8 @@ export interface Peer {
   port: number;
   path: string;
   env?: Record<string, string>;
+  /** Set once started. */
+  pid?: number;
 }
 
 /** `npm start`'s bundle with a path token, as a cluster would run it. */
@@ -26,10 +29,18 @@ export const CRDSHIFT_SERVER: Peer = {
 export const NAIVE_WEBHOOK: Peer = { name: "naive", script: besideBench("naive-webhook.mjs"), port: 18788, path: "/" };
 
 export interface Load {
+  requests: number;
   rps: number;
   p50: number;
   p99: number;
   errors: number;
+  /**
+   * The server's own CPU time (user + system, from /proc) per request answered: unlike req/s,
+   * it does not count the time the server waited for a core the load generator held.
+   */
+  cpuUs: number;
+  /** Of which in the kernel (system time): reading and writing sockets, mostly. */
+  systemUs: number;
 }
 
 export interface HttpSide extends Load {
@@ -43,8 +54,10 @@ export interface HttpRow {
   seconds: number;
   crdshift: HttpSide;
   naive: HttpSide;
-  /** The medians' ratio, crdshift over the naive webhook. */
+  /** crdshift's req/s over the naive webhook's: the median of each round's ratio. */
   ratio: number;
+  /** Server CPU per request, crdshift over the naive webhook. */
+  cpuRatio: number;
 }
 
 export interface HttpOptions {
@@ -58,7 +71,8 @@ export interface HttpOptions {
  * crdshift's Node server against the naive node:http webhook, each in its own process on
  * 127.0.0.1 with its log lines going to /dev/null, loaded by autocannon in this process. Both
  * are started once and warmed up; then runs alternate (A B B A ...), so a neighbour's burst of
- * work falls on both alike; each side's figure is the median of its runs.
+ * work falls on both alike. Each side's figures are the medians of its runs; the ratios are the
+ * medians of each round's (the two runs of a round are back to back).
  */
 export async function benchHttp(options: HttpOptions = {}): Promise<HttpRow[]> {
   const { sizes = [1], rounds = 5, seconds = 3, connections = 10 } = options;
@@ -68,7 +82,15 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpRow[]> {
       const body = reviewBody(objects);
       const runs = await alternate([crdshift!, naive!], body, { rounds, seconds, connections });
       const [ours, theirs] = runs.map(summary) as [HttpSide, HttpSide];
-      rows.push({ objects, connections, seconds, crdshift: ours, naive: theirs, ratio: ours.rps / theirs.rps });
+      rows.push({
+        objects,
+        connections,
+        seconds,
+        crdshift: ours,
+        naive: theirs,
+        ratio: median(ours.runs.map((rps, i) => rps / theirs.runs[i]!)),
+        cpuRatio: median(runs[0]!.map((run, i) => run.cpuUs / runs[1]![i]!.cpuUs)),
+      });
     }
     return rows;
   });
@@ -104,17 +126,21 @@ async function converts(peer: Peer, body: string): Promise<void> {
     throw new Error(`${peer.name} did not convert the review: ${response.status} ${text.slice(0, 300)}`);
 }
 
-function summary(runs: Load[]): HttpSide {
+export function summary(runs: Load[]): HttpSide {
   return {
+    requests: runs.reduce((sum, r) => sum + r.requests, 0),
     rps: median(runs.map((r) => r.rps)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
+    cpuUs: median(runs.map((r) => r.cpuUs)),
+    systemUs: median(runs.map((r) => r.systemUs)),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     runs: runs.map((r) => r.rps),
   };
 }
 
 export async function load(peer: Peer, body: string, seconds: number, connections: number): Promise<Load> {
+  const before = cpuSeconds(peer.pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${peer.port}${peer.path}`,
     method: "POST",
@@ -123,12 +149,30 @@ export async function load(peer: Peer, body: string, seconds: number, connection
     connections,
     duration: seconds,
   });
+  const after = cpuSeconds(peer.pid);
   return {
+    requests: result.requests.total,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    cpuUs: ((after.user + after.system - before.user - before.system) * 1e6) / result.requests.total,
+    systemUs: ((after.system - before.system) * 1e6) / result.requests.total,
   };
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux architecture node runs on
+
+/** A process's CPU time so far, in user space and in the kernel, in seconds; NaN where /proc is not there. */
+export function cpuSeconds(pid: number | undefined): { user: number; system: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) in parentheses: utime is the 12th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { user: Number(fields[11]) / TICKS_PER_SECOND, system: Number(fields[12]) / TICKS_PER_SECOND };
+  } catch {
+    return { user: Number.NaN, system: Number.NaN };
+  }
 }
 
 /**
@@ -148,7 +192,7 @@ export async function withServers<T>(
   );
   try {
     for (const peer of peers) await ready(peer.port);
-    return await work(peers);
+    return await work(peers.map((peer, i) => ({ ...peer, pid: children[i]!.pid })));
   } finally {
     await Promise.all(children.map(stop));
   }

@@ -51,6 +51,11 @@ if (wants("http")) {
       target: r.objects === 1 ? "≥ 0.9×" : "",
       ...(r.objects === 1 ? { ok: r.ratio >= 0.9 && clean } : clean ? {} : { ok: false }),
     });
+    rows.push({
+      measure: `HTTP server CPU per request, ${r.objects}-object reviews: crdshift / naive webhook`,
+      figure: `${us(r.crdshift.cpuUs)} / ${us(r.naive.cpuUs)} = ${times(r.cpuRatio)}`,
+      target: "",
+    });
   }
 }
 

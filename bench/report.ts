@@ -14,11 +14,15 @@ export const count = (n: number) => Math.round(n).toLocaleString("en-US");
 export const mega = (n: number) => `${(n / 1e6).toFixed(1)} M`;
 export const kilo = (n: number) => `${(n / 1e3).toFixed(1)} k`;
 
-/** A Markdown table, so a run pastes straight into docs and issues. */
-export function table(rows: Row[]): string {
-  const cells = rows.map((r) => [r.measure, r.figure, r.target, r.ok === undefined ? "" : r.ok ? "ok" : "NOT OK"]);
-  const head = ["measure", "figure", "target", "verdict"];
-  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+/** A Markdown table, so a run pastes straight into docs and issues; no verdict column if no row has one. */
+export function table(rows: Row[], head = ["measure", "figure", "target", "verdict"]): string {
+  const verdicts = rows.some((r) => r.ok !== undefined);
+  const cells = rows.map((r) => {
+    const row = [r.measure, r.figure, r.target];
+    return verdicts ? [...row, r.ok === undefined ? "" : r.ok ? "ok" : "NOT OK"] : row;
+  });
+  const names = head.slice(0, cells[0]?.length ?? head.length);
+  const widths = names.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => `| ${c.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`;
-  return [line(head), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...cells.map(line)].join("\n");
+  return [line(names), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...cells.map(line)].join("\n");
 }
