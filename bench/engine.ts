@@ -31,8 +31,19 @@ export function hasSourceTextAccess(): boolean {
 
 /** Repetitions per sample: about 2,000 objects of work (tens of ms), at least one. */
 const repsFor = (objects: number) => Math.max(1, Math.round(2000 / objects));
-const roundsFor = (objects: number) => (objects >= 10_000 ? 9 : 21);
+const roundsFor = (objects: number) => (objects >= 10_000 ? 15 : 21);
 const WARM_UP_ROUNDS = 3;
+
+/**
+ * A full collection between samples of large reviews, where node runs with --expose-gc (npm run
+ * bench does): else one side's garbage may be collected in the other's time, which at 10,000
+ * objects (tens of MB a sample) decides a ratio. Not for small ones: a forced collection costs
+ * the next sample some of V8's optimized code, the engine's more than the floor's (1.9x becomes
+ * 2.4-3x at one object).
+ */
+const forcedGc = (globalThis as { gc?: () => void }).gc;
+const collectorFor = (objects: number) => (objects >= LARGE && forcedGc ? forcedGc : () => {});
+const LARGE = 1000;
 
 /**
  * Two ways of doing the same work, measured interleaved in this process, sample by sample; the
@@ -45,12 +56,15 @@ async function sideBySide(
   second: () => unknown,
 ): Promise<{ firstMs: number; secondMs: number; ratio: number }> {
   const reps = repsFor(objects);
+  const collect = collectorFor(objects);
   const a: number[] = [];
   const b: number[] = [];
   for (let round = 0; round < roundsFor(objects) + WARM_UP_ROUNDS; round++) {
+    collect();
     let start = performance.now();
     for (let k = 0; k < reps; k++) await first();
     const firstMs = (performance.now() - start) / reps;
+    collect();
     start = performance.now();
     for (let k = 0; k < reps; k++) await second();
     const secondMs = (performance.now() - start) / reps;

@@ -10,7 +10,7 @@ import { reviewBody } from "./objects";
  * Run under callgrind by instructions.ts: `warm` single-object reviews the `mode` way, then
  * `blocks` blocks of `count` more, each between two calls callgrind is told to watch:
  * os.hostname() zeroes its counters (--zero-before), os.uptime() writes them out (--dump-before).
- * `node --expose-gc instructions-child.mjs <mode> <warm> <count> <blocks>`.
+ * `node instructions-child.mjs <mode> <warm> <count> <blocks>`.
  */
 const TOKEN = "bench-token-0123456789abcdef";
 const body = reviewBody(1);
@@ -47,8 +47,6 @@ const run: Record<Mode, () => unknown> = {
 const [mode, warm, count, blocks = "1"] = process.argv.slice(2) as [Mode, string, string, string?];
 for (let i = 0; i < Number(warm); i++) await run[mode]();
 for (let block = 0; block < Number(blocks); block++) {
-  // A full collection first, so each block starts from the same heap.
-  (globalThis as { gc?: () => void }).gc?.();
   hostname(); // callgrind zeroes its counters here (--zero-before)
   for (let i = 0; i < Number(count); i++) await run[mode]();
   uptime(); // and writes them out here (--dump-before)

@@ -24,12 +24,14 @@ export default {
         times[side].push((performance.now() - start) / reps);
       }
     }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
     const [a, b] = [median(times[0]), median(times[1])];
+    // Each round's two samples are back to back: the median of their ratios.
+    const ratio = median(times[1].map((ms, i) => ms / times[0][i]!));
     return Response.json(
       int64
-        ? { objects: n, plainMs: a, int64Ms: b, sourceTextAccess: hasSourceTextAccess() }
-        : { objects: n, floorMs: a, crdshiftMs: b },
+        ? { objects: n, plainMs: a, int64Ms: b, ratio, sourceTextAccess: hasSourceTextAccess() }
+        : { objects: n, floorMs: a, crdshiftMs: b, ratio },
     );
   },
 };

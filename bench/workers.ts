@@ -28,15 +28,15 @@ export async function benchWorkers(sizes = [1, 100, 1000], int64Sizes = [1, 1000
   try {
     const reviews = [];
     for (const n of sizes) {
-      const row = await ask<{ objects: number; crdshiftMs: number; floorMs: number }>(`n=${n}`);
-      reviews.push({ ...row, ratio: row.crdshiftMs / row.floorMs });
+      reviews.push(await ask<{ objects: number; crdshiftMs: number; floorMs: number; ratio: number }>(`n=${n}`));
     }
     const int64 = [];
     for (const n of int64Sizes) {
-      const row = await ask<{ objects: number; plainMs: number; int64Ms: number; sourceTextAccess: boolean }>(
-        `n=${n}&int64=1`,
+      int64.push(
+        await ask<{ objects: number; plainMs: number; int64Ms: number; ratio: number; sourceTextAccess: boolean }>(
+          `n=${n}&int64=1`,
+        ),
       );
-      int64.push({ ...row, ratio: row.int64Ms / row.plainMs });
     }
     const chunks = inRepo("build/worker/chunks");
     const lazyGzipBytes = readdirSync(chunks).reduce(
