@@ -1,7 +1,5 @@
-import { createHash } from "node:crypto";
 import { hostname, uptime } from "node:os";
-import { createApp, createJsonLogger, readConfig, silentLogger } from "crdshift";
-import { registry } from "../examples";
+import { createJsonLogger } from "crdshift";
 import { convertBody, floor } from "./convert-body";
 import type { Mode } from "./instruction-modes";
 import { reviewBody } from "./objects";
@@ -12,36 +10,28 @@ import { reviewBody } from "./objects";
  * os.hostname() zeroes its counters (--zero-before), os.uptime() writes them out (--dump-before).
  * `node instructions-child.mjs <mode> <warm> <count> <blocks>`.
  */
-const TOKEN = "bench-token-0123456789abcdef";
 const body = reviewBody(1);
-const appWith = (log: typeof silentLogger) =>
-  createApp({
-    registry,
-    config: readConfig({ CRDSHIFT_TOKEN: TOKEN }),
-    // As `serve()` writes its lines: straight to stdout (here /dev/null), one write per line.
-    log,
-    tokenHash: (text) => createHash("sha256").update(text).digest("hex"),
+// The line the app writes for a converted single-object review, as `serve()` writes it: straight
+// to stdout (here /dev/null), one write per line.
+const log = createJsonLogger((line) => process.stdout.write(`${line}\n`));
+const logLine = () =>
+  log({
+    level: "info",
+    msg: "review converted",
+    uid: "0a9c7d2e-5f1b-4c3d-8e6f-7a8b9c0d1e2f",
+    reviewVersion: "apiextensions.k8s.io/v1",
+    desiredAPIVersion: "example.com/v1",
+    kinds: ["CronTab.example.com"],
+    objects: 1,
+    durationMs: 0,
+    cold: false,
+    result: "success",
   });
-const logged = appWith(createJsonLogger((line) => process.stdout.write(`${line}\n`)));
-const quiet = appWith(silentLogger);
-
-async function viaApp(app: typeof logged): Promise<void> {
-  const response = await app.fetch(
-    new Request(`http://127.0.0.1/convert/${TOKEN}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
-      body,
-    }),
-  );
-  if (response.status !== 200) throw new Error(`the app answered ${response.status}: ${await response.text()}`);
-  await response.text();
-}
 
 const run: Record<Mode, () => unknown> = {
   floor: () => floor(body),
   engine: () => convertBody(body),
-  app: () => viaApp(logged),
-  "app-no-log": () => viaApp(quiet),
+  "log-line": logLine,
 };
 
 const [mode, warm, count, blocks = "1"] = process.argv.slice(2) as [Mode, string, string, string?];
