@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { installLightResponse } from "../../src/adapter/function-url/global-response";
 import { handleFunctionUrl, toRequest, toResult } from "../../src/adapter/function-url/handle";
 import { LightHeaders } from "../../src/adapter/function-url/headers";
-import { installLightResponse } from "../../src/adapter/function-url/global-response";
 import { LightResponse } from "../../src/adapter/function-url/light-response";
 import { functionUrlEvent } from "../bundles/lambda";
 
