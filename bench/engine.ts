@@ -1,5 +1,5 @@
 import { convertBody, floor } from "./convert-body";
-import { reviewBody } from "./objects";
+import { int64ReviewBody, reviewBody } from "./objects";
 import { median } from "./stats";
 
 export interface EngineRow {
@@ -11,39 +11,123 @@ export interface EngineRow {
   usPerObject: number;
 }
 
+export interface Int64Row {
+  objects: number;
+  /** The engine on the review without integers beyond 2^53, and with one in every object. */
+  plainMs: number;
+  int64Ms: number;
+  ratio: number;
+}
+
+/** Whether this runtime's JSON.parse gives a reviver each number's source text (Node 21+, workerd). */
+export function hasSourceTextAccess(): boolean {
+  let source: unknown;
+  JSON.parse("1", (_key, value, context?: { source?: string }) => {
+    source = context?.source;
+    return value;
+  });
+  return source === "1";
+}
+
+/** Repetitions per sample: about 2,000 objects of work (tens of ms), at least one. */
+const repsFor = (objects: number) => Math.max(1, Math.round(2000 / objects));
+const roundsFor = (objects: number) => (objects >= 10_000 ? 15 : 21);
+const WARM_UP_ROUNDS = 3;
+
 /**
- * Full conversion of a body to a reply body over JSON.parse + JSON.stringify of the same body,
- * measured side by side, interleaved, in one process; medians of many rounds.
+ * A full collection between samples of large reviews, where node runs with --expose-gc (npm run
+ * bench does): else one side's garbage may be collected in the other's time, which at 10,000
+ * objects (tens of MB a sample) decides a ratio. Not for small ones: a forced collection costs
+ * the next sample some of V8's optimized code, the engine's more than the floor's (1.9x becomes
+ * 2.4-3x at one object).
+ */
+const forcedGc = (globalThis as { gc?: () => void }).gc;
+const collectorFor = (objects: number) => (objects >= LARGE && forcedGc ? forcedGc : () => {});
+const LARGE = 1000;
+
+/**
+ * Two ways of doing the same work, measured interleaved in this process, sample by sample; the
+ * medians of each, and the median of each round's ratio: the two samples of a round are taken
+ * back to back, so a busy neighbour slows both alike. The first rounds warm up the JIT.
+ */
+async function sideBySide(
+  objects: number,
+  first: () => unknown,
+  second: () => unknown,
+): Promise<{ firstMs: number; secondMs: number; ratio: number }> {
+  const reps = repsFor(objects);
+  const collect = collectorFor(objects);
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let round = 0; round < roundsFor(objects) + WARM_UP_ROUNDS; round++) {
+    collect();
+    let start = performance.now();
+    for (let k = 0; k < reps; k++) await first();
+    const firstMs = (performance.now() - start) / reps;
+    collect();
+    start = performance.now();
+    for (let k = 0; k < reps; k++) await second();
+    const secondMs = (performance.now() - start) / reps;
+    if (round >= WARM_UP_ROUNDS) (a.push(firstMs), b.push(secondMs));
+  }
+  return { firstMs: median(a), secondMs: median(b), ratio: median(b.map((ms, i) => ms / a[i]!)) };
+}
+
+async function checked(body: string): Promise<void> {
+  const reply = await convertBody(body);
+  if (!reply.includes('"status":"Success"')) throw new Error(`conversion failed: ${reply.slice(0, 300)}`);
+}
+
+/**
+ * Full conversion of a body to a reply body (every safety on: the depth and size checks, the
+ * envelope, the limits, the guards, the NaN check) over JSON.parse + JSON.stringify of the same
+ * body.
  */
 export async function benchEngine(sizes = [1, 100, 1000, 10_000]): Promise<EngineRow[]> {
   const rows: EngineRow[] = [];
-  for (const n of sizes) {
-    const body = reviewBody(n);
-    const reps = Math.max(1, Math.round(20_000 / n)); // each sample ~20k objects of work
-    const rounds = n >= 10_000 ? 15 : 25;
-    const ours: number[] = [];
-    const base: number[] = [];
-    const reply = await convertBody(body);
-    if (!reply.includes('"status":"Success"')) throw new Error(`conversion failed: ${reply.slice(0, 300)}`);
-    for (let r = 0; r < rounds + 3; r++) {
-      let t = performance.now();
-      for (let k = 0; k < reps; k++) floor(body);
-      const f = (performance.now() - t) / reps;
-      t = performance.now();
-      for (let k = 0; k < reps; k++) await convertBody(body);
-      const c = (performance.now() - t) / reps;
-      if (r >= 3) (base.push(f), ours.push(c)); // the first rounds warm up the JIT
-    }
-    const floorMs = median(base);
-    const crdshiftMs = median(ours);
+  for (const objects of sizes) {
+    const body = reviewBody(objects);
+    await checked(body);
+    const {
+      firstMs: floorMs,
+      secondMs: crdshiftMs,
+      ratio,
+    } = await sideBySide(
+      objects,
+      () => floor(body),
+      () => convertBody(body),
+    );
     rows.push({
-      objects: n,
+      objects,
       bodyBytes: body.length,
       floorMs,
       crdshiftMs,
-      ratio: crdshiftMs / floorMs,
-      usPerObject: (crdshiftMs * 1000) / n,
+      ratio,
+      usPerObject: (crdshiftMs * 1000) / objects,
     });
+  }
+  return rows;
+}
+
+/** The engine on a review whose objects each hold an integer beyond 2^53, over the same review without. */
+export async function benchInt64(sizes = [1, 1000]): Promise<Int64Row[]> {
+  const rows: Int64Row[] = [];
+  for (const objects of sizes) {
+    const plain = int64ReviewBody(objects, false);
+    const int64 = int64ReviewBody(objects, true);
+    await checked(plain);
+    await checked(int64);
+    if (!(await convertBody(int64)).includes("9007199254740993")) throw new Error("the int64 did not come back exact");
+    const {
+      firstMs: plainMs,
+      secondMs: int64Ms,
+      ratio,
+    } = await sideBySide(
+      objects,
+      () => convertBody(plain),
+      () => convertBody(int64),
+    );
+    rows.push({ objects, plainMs, int64Ms, ratio });
   }
   return rows;
 }

@@ -1,103 +1,207 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { reviewBody } from "./objects";
 import { besideBench, inRepo } from "./paths";
+import { median } from "./stats";
 
-const NODE_SERVER = inRepo("build/node/index.mjs");
-const BARE_SERVER = besideBench("bare-server.mjs");
+const TOKEN = "bench-token-0123456789abcdef";
+
+/** A server under load: its script, its port, the path reviews go to, its environment. */
+export interface Peer {
+  name: string;
+  script: string;
+  port: number;
+  path: string;
+  env?: Record<string, string>;
+  /** Set once started. */
+  pid?: number;
+}
+
+/** `npm start`'s bundle with a path token, as a cluster would run it. */
+export const CRDSHIFT_SERVER: Peer = {
+  name: "crdshift",
+  script: inRepo("build/node/index.mjs"),
+  port: 18787,
+  path: `/convert/${TOKEN}`,
+  env: { CRDSHIFT_TOKEN: TOKEN },
+};
+export const NAIVE_WEBHOOK: Peer = { name: "naive", script: besideBench("naive-webhook.mjs"), port: 18788, path: "/" };
+
+export interface Load {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /**
+   * The server's own CPU time (user + system, from /proc) per request answered: unlike req/s,
+   * it does not count the time the server waited for a core the load generator held.
+   */
+  cpuUs: number;
+  /** Of which in the kernel (system time): reading and writing sockets, mostly. */
+  systemUs: number;
+}
+
+export interface HttpSide extends Load {
+  /** Requests/s of each run, in order. */
+  runs: number[];
+}
 
 export interface HttpRow {
   objects: number;
-  loadGenerator: string;
-  crdshift: { rps: number; p50: number; p99: number; errors: number };
-  bare: { rps: number; p50: number; p99: number; errors: number };
+  connections: number;
+  seconds: number;
+  crdshift: HttpSide;
+  naive: HttpSide;
+  /** crdshift's req/s over the naive webhook's: the median of each round's ratio. */
   ratio: number;
+  /** Server CPU per request, crdshift over the naive webhook. */
+  cpuRatio: number;
+}
+
+export interface HttpOptions {
+  sizes?: number[];
+  rounds?: number;
+  seconds?: number;
+  connections?: number;
 }
 
 /**
- * The Node server against a bare node:http server doing the same conversion, each in its own
- * process on 127.0.0.1, driven by wrk where installed, else autocannon, in this process.
+ * crdshift's Node server against the naive node:http webhook, each in its own process on
+ * 127.0.0.1 with its log lines going to /dev/null, loaded by autocannon in this process. Both
+ * are started once and warmed up; then runs alternate (A B B A ...), so a neighbour's burst of
+ * work falls on both alike. Each side's figures are the medians of its runs; the ratios are the
+ * medians of each round's (the two runs of a round are back to back).
  */
-export async function benchHttp(sizes = [1, 100], seconds = 10): Promise<HttpRow[]> {
-  const wrk = spawnSync("wrk", ["--version"]).error === undefined;
-  const rows: HttpRow[] = [];
-  for (const n of sizes) {
-    const body = reviewBody(n);
-    const crdshift = await measure(NODE_SERVER, 18787, "/convert", body, seconds, wrk);
-    const bare = await measure(BARE_SERVER, 18788, "/", body, seconds, wrk);
-    rows.push({
-      objects: n,
-      loadGenerator: wrk ? "wrk" : "autocannon",
-      crdshift,
-      bare,
-      ratio: crdshift.rps / bare.rps,
-    });
-  }
-  return rows;
-}
-
-async function measure(script: string, port: number, path: string, body: string, seconds: number, wrk: boolean) {
-  const child = spawn(process.execPath, [script], {
-    env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1" },
-    stdio: "ignore",
+export async function benchHttp(options: HttpOptions = {}): Promise<HttpRow[]> {
+  const { sizes = [1], rounds = 5, seconds = 3, connections = 10 } = options;
+  return withServers([CRDSHIFT_SERVER, NAIVE_WEBHOOK], async ([crdshift, naive]) => {
+    const rows: HttpRow[] = [];
+    for (const objects of sizes) {
+      const body = reviewBody(objects);
+      const runs = await alternate([crdshift!, naive!], body, { rounds, seconds, connections });
+      const [ours, theirs] = runs.map(summary) as [HttpSide, HttpSide];
+      rows.push({
+        objects,
+        connections,
+        seconds,
+        crdshift: ours,
+        naive: theirs,
+        ratio: median(ours.runs.map((rps, i) => rps / theirs.runs[i]!)),
+        cpuRatio: median(runs[0]!.map((run, i) => run.cpuUs / runs[1]![i]!.cpuUs)),
+      });
+    }
+    return rows;
   });
-  try {
-    await ready(port);
-    const url = `http://127.0.0.1:${port}${path}`;
-    await load(url, body, 2, wrk); // warm up the JIT
-    return await load(url, body, seconds, wrk);
-  } finally {
-    await stop(child);
-  }
 }
 
-async function load(url: string, body: string, seconds: number, wrk: boolean) {
-  if (wrk) return loadWrk(url, body, seconds);
-  const result = await autocannon({
-    url,
+/** Warms each peer up, then runs each `rounds` times, the order reversed every round. */
+export async function alternate(
+  peers: Peer[],
+  body: string,
+  { rounds, seconds, connections }: Required<Omit<HttpOptions, "sizes">>,
+): Promise<Load[][]> {
+  for (const peer of peers) {
+    await converts(peer, body);
+    await load(peer, body, Math.min(2, seconds), connections);
+  }
+  const runs: Load[][] = peers.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? peers : [...peers].reverse();
+    for (const peer of order) runs[peers.indexOf(peer)]!.push(await load(peer, body, seconds, connections));
+  }
+  return runs;
+}
+
+/** A 200 carries Failures too: each peer must convert the body before its speed means anything. */
+async function converts(peer: Peer, body: string): Promise<void> {
+  const response = await fetch(`http://127.0.0.1:${peer.port}${peer.path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body,
-    connections: 50,
+  });
+  const text = await response.text();
+  if (!response.ok || !text.includes('"status":"Success"') || !text.includes('"host":"db-0.payments.svc"'))
+    throw new Error(`${peer.name} did not convert the review: ${response.status} ${text.slice(0, 300)}`);
+}
+
+export function summary(runs: Load[]): HttpSide {
+  return {
+    requests: runs.reduce((sum, r) => sum + r.requests, 0),
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    cpuUs: median(runs.map((r) => r.cpuUs)),
+    systemUs: median(runs.map((r) => r.systemUs)),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    runs: runs.map((r) => r.rps),
+  };
+}
+
+export async function load(peer: Peer, body: string, seconds: number, connections: number): Promise<Load> {
+  const before = cpuSeconds(peer.pid);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${peer.port}${peer.path}`,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+    connections,
     duration: seconds,
   });
+  const after = cpuSeconds(peer.pid);
   return {
+    requests: result.requests.total,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    cpuUs: ((after.user + after.system - before.user - before.system) * 1e6) / result.requests.total,
+    systemUs: ((after.system - before.system) * 1e6) / result.requests.total,
   };
 }
 
-function loadWrk(url: string, body: string, seconds: number) {
-  const script = `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(body)}\n`;
-  const file = join(tmpdir(), `crdshift-wrk-${process.pid}.lua`);
-  writeFileSync(file, script);
-  const out = spawnSync("wrk", ["-t1", "-c50", `-d${seconds}s`, "--latency", "-s", file, url], {
-    encoding: "utf8",
-  }).stdout;
-  rmSync(file);
-  const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
-  const ms = (re: RegExp) => {
-    const m = re.exec(out);
-    if (!m) return NaN;
-    const v = Number(m[1]);
-    return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
-  };
-  return {
-    rps: num(/Requests\/sec:\s+([\d.]+)/),
-    p50: ms(/50%\s+([\d.]+)(us|ms|s)/),
-    p99: ms(/99%\s+([\d.]+)(us|ms|s)/),
-    errors: num(/Non-2xx or 3xx responses:\s+(\d+)/) || 0,
-  };
+const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux architecture node runs on
+
+/** A process's CPU time so far, in user space and in the kernel, in seconds; NaN where /proc is not there. */
+export function cpuSeconds(pid: number | undefined): { user: number; system: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) in parentheses: utime is the 12th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { user: Number(fields[11]) / TICKS_PER_SECOND, system: Number(fields[12]) / TICKS_PER_SECOND };
+  } catch {
+    return { user: Number.NaN, system: Number.NaN };
+  }
+}
+
+/**
+ * Starts each peer in its own node process, stdout and stderr to /dev/null (crdshift's log
+ * lines are written, as in production, and thrown away), runs `work`, and stops them.
+ */
+export async function withServers<T>(
+  peers: Peer[],
+  work: (peers: Peer[]) => Promise<T>,
+  nodeFlags: string[] = [],
+): Promise<T> {
+  const children = peers.map((peer) =>
+    spawn(process.execPath, [...nodeFlags, peer.script], {
+      env: { PATH: process.env.PATH ?? "", PORT: String(peer.port), HOST: "127.0.0.1", ...peer.env },
+      stdio: "ignore",
+    }),
+  );
+  try {
+    for (const peer of peers) await ready(peer.port);
+    return await work(peers.map((peer, i) => ({ ...peer, pid: children[i]!.pid })));
+  } finally {
+    await Promise.all(children.map(stop));
+  }
 }
 
 async function ready(port: number) {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 200; i++) {
     try {
+      // crdshift answers /healthz; the naive webhook answers anything but a POST with "ok".
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
     } catch {
       // not listening yet
@@ -108,6 +212,7 @@ async function ready(port: number) {
 }
 
 function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once("exit", () => resolve());
     child.kill("SIGTERM");

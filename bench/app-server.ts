@@ -1,0 +1,21 @@
+import { createHash } from "node:crypto";
+import { serve } from "@hono/node-server";
+import { createApp, createJsonLogger, readConfig, silentLogger } from "crdshift";
+import { registry } from "../examples";
+
+// crdshift's app on @hono/node-server as `serve()` from crdshift/node builds it (log lines
+// written straight to stdout, node:crypto's hash for the token), with one switch for the
+// profile: BENCH_LOG=off drops the log lines, to measure what they cost over HTTP.
+const log =
+  process.env.BENCH_LOG === "off"
+    ? silentLogger
+    : createJsonLogger((line, record) =>
+        (record.level === "error" ? process.stderr : process.stdout).write(`${line}\n`),
+      );
+const app = createApp({
+  registry,
+  config: readConfig(process.env),
+  log,
+  tokenHash: (text) => createHash("sha256").update(text).digest("hex"),
+});
+serve({ fetch: app.fetch, port: Number(process.env.PORT), hostname: "127.0.0.1" });
