@@ -4,23 +4,11 @@ import * as z from "zod";
 import { decodeJson, encodeJson } from "../../src/protocol";
 import { createRegistry, defineKind } from "../../src/registry";
 import { post, testApp } from "../helpers";
+import { counterKind, counterReview } from "./counter-review";
 
-const quantity = defineKind({
-  group: "int.example.com",
-  kind: "Counter",
-  versions: {
-    v1: z.looseObject({ spec: z.looseObject({ total: z.union([z.number(), z.bigint()]).optional() }).optional() }),
-    v2: z.looseObject({ spec: z.looseObject({ count: z.union([z.number(), z.bigint()]).optional() }).optional() }),
-  },
-  converters: {
-    v1: { v2: ({ spec, ...rest }) => ({ ...rest, spec: { count: spec?.total } }) },
-    v2: { v1: ({ spec, ...rest }) => ({ ...rest, spec: { total: spec?.count } }) },
-  },
-});
+const quantity = counterKind("int.example.com");
 
-function body(total: string, extra = "") {
-  return `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"int.example.com/v2","objects":[{"apiVersion":"int.example.com/v1","kind":"Counter","metadata":{"name":"c"},"spec":{"total":${total}},"status":{"big":${total},"list":[${total},1.5,-0,1e+300]${extra}}}]}}\n`;
-}
+const body = (total: string, extra = "") => counterReview("int.example.com", total, extra);
 
 describe("integers beyond 2^53 come back byte-exact", () => {
   const { app } = testApp({ registry: createRegistry([quantity]) });

@@ -1,30 +1,16 @@
 import { describe, expect, it } from "vitest";
-import * as z from "zod";
-import { createRegistry, defineKind } from "../../src/registry";
+import { createRegistry } from "../../src/registry";
 import { post, testApp } from "../helpers";
+import { counterKind, counterReview } from "./counter-review";
 
 /**
  * How deep a body may nest: the apiserver's own limit by default, checked before anything is
  * converted, and below it nothing on the way (scan, parse, copy, print) recurses with the depth.
  */
 
-const counter = defineKind({
-  group: "depth.example.com",
-  kind: "Counter",
-  versions: {
-    v1: z.looseObject({ spec: z.looseObject({ total: z.union([z.number(), z.bigint()]).optional() }).optional() }),
-    v2: z.looseObject({ spec: z.looseObject({ count: z.union([z.number(), z.bigint()]).optional() }).optional() }),
-  },
-  converters: {
-    v1: { v2: ({ spec, ...rest }) => ({ ...rest, spec: { count: spec?.total } }) },
-    v2: { v1: ({ spec, ...rest }) => ({ ...rest, spec: { total: spec?.count } }) },
-  },
-});
+const counter = counterKind("depth.example.com");
 
-/** A review of one Counter holding `total` in its spec and status, with `extra` (JSON text) appended to its status. */
-function body(total: string, extra = "") {
-  return `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"depth.example.com/v2","objects":[{"apiVersion":"depth.example.com/v1","kind":"Counter","metadata":{"name":"c"},"spec":{"total":${total}},"status":{"big":${total},"list":[${total},1.5,-0,1e+300]${extra}}}]}}\n`;
-}
+const body = (total: string, extra = "") => counterReview("depth.example.com", total, extra);
 
 describe("the depth limit", () => {
   const { app } = testApp({ registry: createRegistry([counter]) });
