@@ -70,3 +70,11 @@ export function formatDocuments(values: unknown[], format: "yaml" | "json"): str
   }
   return values.map((value) => stringify(value, { lineWidth: 0 })).join("---\n");
 }
+
+/** The `-o` of a command that reports as text or JSON. */
+export function reportFormat(values: Record<string, unknown>): "text" | "json" {
+  const format = String(values.output ?? "text");
+  if (format !== "text" && format !== "json")
+    throw new UsageError(`-o must be text or json, got ${JSON.stringify(format)}`);
+  return format;
+}

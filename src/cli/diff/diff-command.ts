@@ -1,6 +1,6 @@
 import type { Registry } from "../../registry";
 import { webhookUrlError } from "../crd";
-import { parseDocuments, readInput, readTextFile, UsageError } from "../io";
+import { parseDocuments, readInput, readTextFile, reportFormat, UsageError } from "../io";
 import { loadRegistry } from "../load-registry";
 import { type ConversionSide, registrySide, urlSide } from "../webhook-call/conversion-side";
 import { redactUrl } from "../webhook-call/review-request";
@@ -45,9 +45,7 @@ export async function diffCommand(
   registry: () => Promise<Registry>,
   io: Io,
 ): Promise<number> {
-  const format = String(values.output ?? "text");
-  if (format !== "text" && format !== "json")
-    throw new UsageError(`-o must be text or json, got ${JSON.stringify(format)}`);
+  const format = reportFormat(values);
   const against = values.against;
   if (typeof against !== "string")
     throw new UsageError(

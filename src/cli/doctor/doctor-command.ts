@@ -1,5 +1,5 @@
 import type { Registry } from "../../registry";
-import { parseDocuments, readInput, UsageError } from "../io";
+import { parseDocuments, readInput, reportFormat, UsageError } from "../io";
 import { runDoctor } from "./doctor";
 import { formatDoctorJson, formatDoctorText } from "./doctor-report";
 
@@ -41,9 +41,7 @@ export async function doctorCommand(
   registry: () => Promise<Registry>,
   io: Io,
 ): Promise<number> {
-  const format = String(values.output ?? "text");
-  if (format !== "text" && format !== "json")
-    throw new UsageError(`-o must be text or json, got ${JSON.stringify(format)}`);
+  const format = reportFormat(values);
   const objects = values.objects === undefined ? undefined : Number(values.objects);
   if (objects !== undefined && (!Number.isSafeInteger(objects) || objects <= 0))
     throw new UsageError("--objects must be a positive whole number");
