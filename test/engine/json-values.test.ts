@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { jsonTreeWith } from "../json-arbitrary";
 import { copyJson, holdsNonFiniteNumber } from "../../src/engine/json-values";
 import { encodeJson } from "../../src/protocol/json";
 
@@ -41,15 +42,7 @@ describe("copyJson", () => {
 describe("holdsNonFiniteNumber", () => {
   it("finds NaN and ±Infinity wherever they are, at any depth", () => {
     const odd = fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY);
-    const value = fc.letrec((tie) => ({
-      node: fc.oneof(
-        { depthSize: "small" },
-        fc.jsonValue(),
-        odd,
-        fc.array(tie("node")),
-        fc.dictionary(fc.string(), tie("node")),
-      ),
-    })).node;
+    const value = jsonTreeWith(odd);
     fc.assert(
       fc.property(value, (v) => {
         const expected = [v, ...objects(v).flatMap((o) => Object.values(o))].some(

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { parse as losslessParse } from "lossless-json";
 import { describe, expect, it } from "vitest";
+import { jsonTreeWith } from "../json-arbitrary";
 import { decodeJson, encodeJson, JsonError, OutOfRange } from "../../src/protocol/json";
 import { printJson } from "../../src/protocol/json-print";
 import { findSyntaxError } from "../../src/protocol/json-syntax";
@@ -34,15 +35,7 @@ describe("the iterative printer writes what JSON.stringify writes", () => {
       // A hole is one of the values a converter may return.
       fc.constant([1, , 3]),
     );
-    const value = fc.letrec((tie) => ({
-      node: fc.oneof(
-        { depthSize: "small" },
-        fc.jsonValue(),
-        odd,
-        fc.array(tie("node")),
-        fc.dictionary(fc.string(), tie("node")),
-      ),
-    })).node;
+    const value = jsonTreeWith(odd);
     fc.assert(
       fc.property(value, (v) => {
         expect(printJson(v)).toBe(JSON.stringify(v));
