@@ -1,8 +1,7 @@
 import { type Document, parseAllDocuments } from "yaml";
 import { type CrdManifest, readCrd } from "../openapi/crd-document";
-import { kindLabel } from "../protocol/api-version";
-import { type Registry, sortVersions } from "../registry";
-import { servedKinds } from "../registry/registry";
+import type { Registry } from "../registry";
+import { kindForCrd } from "../testing/crd-kind";
 import { UsageError } from "./io";
 
 /** Why `url` would be refused in a CRD (apiserver `ValidateWebhookURL` with https forced), or undefined. */
@@ -56,30 +55,15 @@ export function writeConversionStanza(
 }
 
 function update(document: Document.Parsed, crd: CrdManifest, registry: Registry, url: string, notes: string[]): void {
-  const { name: crdName, group, kind } = crd;
-  const served = registry.lookup(group, kind);
-  if (!served) {
-    const known = servedKinds(registry);
-    throw new CrdError(`${crdName}: ${kindLabel(crd)} is not in the registry (it serves ${known})`);
-  }
+  const crdName = crd.name;
   const listed = crd.versions.map((version) => version.name);
   if (listed.length < 2) {
     throw new CrdError(
       `${crdName}: it has a single version (${listed.join("")}): with nothing to convert between, it needs no conversion webhook`,
     );
   }
-  const registered = [...served.versions.keys()];
-  const missingHere = registered.filter((v) => !listed.includes(v));
-  const missingThere = listed.filter((v) => !registered.includes(v));
-  if (missingHere.length > 0 || missingThere.length > 0) {
-    const parts = [
-      missingThere.length > 0 ? `the registry lacks ${missingThere.join(", ")}` : "",
-      missingHere.length > 0 ? `the CRD lacks ${missingHere.join(", ")}` : "",
-    ].filter(Boolean);
-    throw new CrdError(
-      `${crdName}: its versions (${sortVersions(listed).join(", ")}) differ from the registry's for ${kindLabel(crd)} (${sortVersions(registered).join(", ")}): ${parts.join("; ")}`,
-    );
-  }
+  const found = kindForCrd(registry, crd);
+  if ("problem" in found) throw new CrdError(found.problem);
   if (crd.apiVersion === "apiextensions.k8s.io/v1") {
     document.setIn(
       ["spec", "conversion"],

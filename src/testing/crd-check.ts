@@ -7,8 +7,8 @@ import { pruneLikeApiserver } from "../openapi/prune";
 import { diffSchemas } from "../openapi/schema-diff";
 import { kindLabel } from "../protocol/api-version";
 import { createRegistry, type KindDefinition, type Registry, sortVersions } from "../registry";
-import { servedKinds } from "../registry/registry";
 import { crdObjectArbitrary } from "./crd-arbitrary";
+import { kindForCrd } from "./crd-kind";
 import { objectMetadata } from "./object-metadata";
 import { roundTripDifference, show } from "./round-trip-comparison";
 
@@ -46,24 +46,10 @@ export async function checkAgainstCrd(
   const registry = "lookup" in kinds ? kinds : createRegistry(kinds);
   const report: CrdCheckReport = { crd: crd.name, ok: true, versions: [], pairs: [] };
   const fail = (failure: string) => Object.assign(report, { ok: false, failure });
-  const kind = registry.lookup(crd.group, crd.kind);
-  if (!kind) {
-    const served = servedKinds(registry);
-    return fail(`${crd.name}: the registry has no kind ${kindLabel(crd)} (it serves ${served})`);
-  }
+  const found = kindForCrd(registry, crd);
+  if ("problem" in found) return fail(found.problem);
+  const { kind } = found;
   const listed = crd.versions.map((version) => version.name);
-  const registered = [...kind.versions.keys()];
-  const missing = listed.filter((v) => !registered.includes(v));
-  const extra = registered.filter((v) => !listed.includes(v));
-  if (missing.length > 0 || extra.length > 0) {
-    const parts = [
-      missing.length > 0 ? `the registry lacks ${missing.join(", ")}` : "",
-      extra.length > 0 ? `the CRD lacks ${extra.join(", ")}` : "",
-    ].filter(Boolean);
-    return fail(
-      `${crd.name}: the CRD's versions (${sortVersions(listed).join(", ")}) differ from the registry's (${sortVersions(registered).join(", ")}): ${parts.join("; ")}`,
-    );
-  }
   const runs = { numRuns: options.runs ?? 100, ...(options.seed !== undefined ? { seed: options.seed } : {}) };
   const schemaOf = new Map(crd.versions.map((version) => [version.name, version.schema]));
   const versions = sortVersions(listed);

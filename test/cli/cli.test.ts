@@ -246,7 +246,7 @@ spec:
     expect(differ).toMatchObject({
       code: 1,
       stderr:
-        "crdshift: crontabs.example.com: its versions (v2, v1, v1beta1) differ from the registry's for CronTab.example.com (v1, v1beta1, v1alpha1): the registry lacks v2; the CRD lacks v1alpha1\n",
+        "crdshift: crontabs.example.com: the CRD's versions (v2, v1, v1beta1) differ from the registry's for CronTab.example.com (v1, v1beta1, v1alpha1): the registry lacks v2; the CRD lacks v1alpha1\n",
     });
   });
 });

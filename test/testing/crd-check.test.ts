@@ -90,10 +90,10 @@ describe("checkAgainstCrd", () => {
       converters: {},
     });
     expect((await checkAgainstCrd([onlyV1], gadgetCrd!)).failure).toBe(
-      "gadgets.example.com: the CRD's versions (v2, v1) differ from the registry's (v1): the registry lacks v2",
+      "gadgets.example.com: the CRD's versions (v2, v1) differ from the registry's for Gadget.example.com (v1): the registry lacks v2",
     );
     expect((await checkAgainstCrd([], gadgetCrd!)).failure).toBe(
-      "gadgets.example.com: the registry has no kind Gadget.example.com (it serves no kinds)",
+      "gadgets.example.com: Gadget.example.com is not in the registry (it serves no kinds)",
     );
   });
 
@@ -101,7 +101,7 @@ describe("checkAgainstCrd", () => {
     const yaml =
       "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: { name: gadgets.example.com }\nspec: { group: example.com, names: { plural: gadgets, kind: Gadget }, versions: [{ name: v1, served: true, storage: true }] }\n";
     await expect(assertMatchesCrd(gadget, yaml)).rejects.toThrow(
-      "gadgets.example.com: the CRD's versions (v1) differ from the registry's (v2, v1): the CRD lacks v2",
+      "gadgets.example.com: the CRD's versions (v1) differ from the registry's for Gadget.example.com (v2, v1): the CRD lacks v2",
     );
     await expect(assertMatchesCrd([gadget], gadgetCrd!, { runs: 20 })).resolves.toBeUndefined();
   });
