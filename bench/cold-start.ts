@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { functionUrlEvent } from "./function-url-event";
+import { functionUrlEvent } from "../test/bundles/function-url-event";
 import { type Counted, countInstructions } from "./instructions";
 import { besideBench, inRepo } from "./paths";
 import { median } from "./stats";
@@ -14,9 +14,9 @@ const TOKEN = "bench-token-0123456789abcdef";
 const ENV = { CRDSHIFT_TOKEN: TOKEN };
 
 const EVENT_LINE = `${JSON.stringify({
-  event: functionUrlEvent(
-    `/convert/${TOKEN}`,
-    JSON.stringify({
+  event: functionUrlEvent({
+    path: `/convert/${TOKEN}`,
+    body: JSON.stringify({
       apiVersion: "apiextensions.k8s.io/v1",
       kind: "ConversionReview",
       request: {
@@ -25,7 +25,7 @@ const EVENT_LINE = `${JSON.stringify({
         objects: [{ apiVersion: "example.com/v1beta1", kind: "CronTab", metadata: { name: "a" }, hostPort: "h:1" }],
       },
     }),
-  ),
+  }),
 })}\n`;
 
 function answered(bundle: string, fd3: string): void {
