@@ -1,8 +1,10 @@
 import type { MetricsConfig } from "../config";
 import type { Logger } from "../log";
+import type { Registry } from "../registry";
 import { createCloudWatchMetrics } from "./cloudwatch";
 import { createEmfMetrics } from "./emf";
 import { type Metrics, noMetrics } from "./metrics";
+import { servedDimensions } from "./served-dimensions";
 
 export { type CloudWatchOptions, createCloudWatchMetrics } from "./cloudwatch";
 export { createEmfMetrics, emfDocument } from "./emf";
@@ -17,6 +19,8 @@ export interface MetricsServices {
    * Without it that sink logs, once per outage, that its metrics are dropped for want of the SDK.
    */
   loadCloudWatchSdk?: () => Promise<unknown>;
+  /** The kinds and versions served: the only names metric dimensions take (see served-dimensions.ts). */
+  registry?: Registry;
 }
 
 const noSdk = () =>
@@ -28,6 +32,11 @@ const noSdk = () =>
 
 /** The sink the configuration names. */
 export function createMetrics(config: MetricsConfig, services: MetricsServices): Metrics {
+  const sink = createSink(config, services);
+  return services.registry && sink !== noMetrics ? servedDimensions(sink, services.registry) : sink;
+}
+
+function createSink(config: MetricsConfig, services: MetricsServices): Metrics {
   switch (config.sink) {
     case "none":
       return noMetrics;

@@ -34,6 +34,7 @@ export function startApp(registry: Registry, start: PlatformStart): Started {
     const metrics = createMetrics(config.metrics, {
       log,
       write: writeMetricLine,
+      registry,
       ...(loadCloudWatchSdk ? { loadCloudWatchSdk } : {}),
     });
     return { ok: true, config, app: createApp({ registry, config, log, metrics, ...app }) };
