@@ -2,10 +2,12 @@ import { stringEnd } from "./json-string-end";
 
 /**
  * The numbers JSON.parse would change: integers beyond ±2^53 (rounded), and numbers beyond a
- * double's range (`1e400` becomes Infinity, printed `null`; `1e-400` becomes 0). The text is
- * read once for them; each is replaced by a marker string, the text parsed natively (at any
- * depth, at native speed), and the markers swapped for their values in one iterative walk:
- * a `bigint` for an integer, an `OutOfRange` for a number no double can hold.
+ * double's range (`1e400` becomes Infinity, printed `null`; `1e-400` becomes 0). Each is
+ * replaced in the text by a marker string, the text parsed natively (at any depth, at native
+ * speed), and the markers swapped for their values in one iterative walk: a `bigint` for an
+ * integer, an `OutOfRange` for a number no double can hold. JSON.parse's reviver could hand
+ * over each number's source text instead (Node 21+, workerd), but calling it for every value
+ * makes a parse five to seven times slower, where this costs a fraction of one.
  */
 
 /** Stands in the tree for a number beyond a double's range: no JavaScript value holds it. */
@@ -105,8 +107,8 @@ function changedValue(token: string): bigint | OutOfRange | undefined {
 
 /**
  * Puts each marker's value in its place, in the tree JSON.parse made of `markNumbers`' text.
- * Iterative, as the tree may be as deep as the text; in the text's order, and only until the
- * last marker is in place: a review holding one int64 rarely needs the whole tree walked.
+ * Iterative, as the tree may be as deep as the text, and only until the last marker is in
+ * place: a review holding one int64 rarely needs the whole tree walked.
  */
 export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
   const { values } = marked;
@@ -124,8 +126,9 @@ export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
   const pending: object[] = [root];
   while (pending.length > 0 && left > 0) {
     const holder = pending.pop() as Record<string, unknown>;
-    // Members last to first onto the stack, so that the first comes off it first.
     if (Array.isArray(holder)) {
+      // Last to first onto the stack, so that the first comes off it first: the first of a
+      // review's objects is reached before the rest are looked at.
       for (let i = holder.length - 1; i >= 0; i--) {
         const item: unknown = holder[i];
         if (typeof item === "object" && item !== null) pending.push(item);
@@ -137,9 +140,9 @@ export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
         }
       }
     } else {
-      const keys = Object.keys(holder);
-      for (let k = keys.length - 1; k >= 0; k--) {
-        const key = keys[k]!;
+      // for-in, not Object.keys: no array of names made for each object. JSON.parse's objects
+      // inherit nothing enumerable from Object.prototype (a name put there would only be looked at).
+      for (const key in holder) {
         const item = holder[key];
         if (typeof item === "object" && item !== null) pending.push(item);
         else if (typeof item === "string") {
