@@ -1,4 +1,5 @@
-import { CAREFUL_NUMBER, markNumbers, processTag, restoreNumbers } from "./json-numbers";
+import { stringifyWithBigInts } from "./json-bigints";
+import { CAREFUL_NUMBER, markNumbers, restoreNumbers } from "./json-numbers";
 import { printJson } from "./json-print";
 import { findSyntaxError } from "./json-syntax";
 
@@ -90,7 +91,8 @@ export function encodeJson(value: unknown, lossless = false, deep = false): stri
     } catch (error) {
       const bigint = error instanceof TypeError && /BigInt/i.test(error.message);
       if (bigint && !lossless) return encodeJson(value, true);
-      // Still a bigint after the replacer: one boxed in an object, which the printer unboxes.
+      // Still a bigint: one boxed in an object, past the replacer where BigInt.prototype is
+      // frozen (protocol/json-bigints.ts); the printer unboxes it.
       if (!bigint && !(error instanceof RangeError)) throw error;
     }
   }
@@ -98,20 +100,3 @@ export function encodeJson(value: unknown, lossless = false, deep = false): stri
   if (text === undefined) throw new TypeError("value cannot be serialized to JSON");
   return text;
 }
-
-/**
- * JSON.stringify, with each `bigint` written as its digits: a replacer turns it into a string
- * marked with a random tag, which the text then loses with its quotes. Twice JSON.stringify's
- * time, where a printer of our own takes three times.
- */
-function stringifyWithBigInts(value: unknown): string {
-  bigintMark ??= `bigint-${processTag()}:`;
-  const mark = bigintMark;
-  const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? `${mark}${item}` : item));
-  if (!text?.includes(mark)) return text;
-  markedBigInt ??= new RegExp(`"${mark}(-?\\d+)"`, "g");
-  return text.replace(markedBigInt, "$1");
-}
-
-let bigintMark: string | undefined;
-let markedBigInt: RegExp | undefined;
