@@ -39,24 +39,32 @@ export const CAREFUL_NUMBER = /\d(?:\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d|[eE][+-]?\d\d
 
 // One for every call: nothing runs between a reset of its lastIndex and the last match.
 const CANDIDATE = new RegExp(CAREFUL_NUMBER, "g");
+// Starts with a backslash, which JSON allows only inside a string: see markNumbers.
 let escapedPrefix: string | undefined;
 
 /**
  * `text` with every number JSON.parse would change replaced by a marker, or undefined if it
- * holds none. The text is not walked character by character: a regular expression finds where
- * such a number may be, and the strings before it are skipped quote to quote to know whether it
- * stands in one. Only values are replaced, never a number where a property name belongs (one
- * followed by a colon), and only well-formed numbers: in any other place a string is as wrong
- * as the number it replaces, so JSON.parse still refuses what it would refuse.
+ * holds none. A regular expression finds where such a number may be; only well-formed numbers
+ * are replaced, and never one followed by a colon (where a property name belongs): anywhere
+ * else a string is as wrong as the number it replaces, so JSON.parse still refuses what it
+ * would refuse.
+ *
+ * Whether a number stands in a string is not looked for (`exact` false) or known (`exact`,
+ * every string before it skipped quote to quote, which costs half a parse on text dense with
+ * strings). Not looked for, a number in a string is replaced all the same, unless a backslash
+ * or an escaped quote before it shows it in one: then the marker's opening quote ends that
+ * string, and the backslash the marker starts with stands outside any string, where JSON
+ * allows none. So the marked text parses only if every number replaced stood outside strings,
+ * and a caller that sees it fail to parse asks again with `exact`.
  */
-export function markNumbers(text: string): Rewritten | undefined {
+export function markNumbers(text: string, exact = false): Rewritten | undefined {
   const values: Array<bigint | OutOfRange> = [];
   escapedPrefix ??= `\\u0001${processTag()}:`;
   let out = "";
   let copied = 0;
   let firstOutOfRange = -1;
   // The next string's opening quote: strings before it have been skipped.
-  let quote = text.indexOf('"');
+  let quote = exact ? text.indexOf('"') : -1;
   const candidate = CANDIDATE;
   candidate.lastIndex = 0;
   for (let found = candidate.exec(text); found !== null; found = candidate.exec(text)) {
@@ -78,7 +86,7 @@ export function markNumbers(text: string): Rewritten | undefined {
     let end = at + 1;
     while (end < text.length && isNumberCharacter(text.charCodeAt(end))) end++;
     candidate.lastIndex = end;
-    if (text.charCodeAt(afterSpace(text, end)) === 58 /* : */) continue;
+    if (text.charCodeAt(afterSpace(text, end)) === 58 /* : */ || (!exact && escapedBefore(text, start))) continue;
     const value = changedValue(text.slice(start, end));
     if (value === undefined) continue;
     if (value instanceof OutOfRange && firstOutOfRange < 0) firstOutOfRange = start;
@@ -88,6 +96,24 @@ export function markNumbers(text: string): Rewritten | undefined {
   }
   if (values.length === 0) return undefined;
   return { text: out + text.slice(copied), values, firstOutOfRange };
+}
+
+/**
+ * Whether what stands before the number at `start` shows it inside a string: a backslash right
+ * before it (a marker's quote there would be escaped, not end the string), or, before a colon,
+ * an escaped quote (JSON written in a string, such as a last-applied-configuration annotation).
+ */
+function escapedBefore(text: string, start: number): boolean {
+  let i = start - 1;
+  if (text.charCodeAt(i) === 92 /* \ */) return true;
+  while (isSpace(text.charCodeAt(i))) i--;
+  if (text.charCodeAt(i) !== 58 /* : */) return false;
+  i--;
+  while (isSpace(text.charCodeAt(i))) i--;
+  if (text.charCodeAt(i) !== 34 /* " */) return false;
+  let slashes = 0;
+  while (text.charCodeAt(i - 1 - slashes) === 92) slashes++;
+  return (slashes & 1) === 1;
 }
 
 /** What a well-formed number token must become instead of JSON.parse's double, if anything. */
@@ -169,9 +195,12 @@ function isNumberCharacter(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
 }
 
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
 function afterSpace(text: string, i: number): number {
-  let c = text.charCodeAt(i);
-  while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(++i);
+  while (isSpace(text.charCodeAt(i))) i++;
   return i;
 }
 

@@ -1,5 +1,5 @@
 import { stringifyWithBigInts } from "./json-bigints";
-import { CAREFUL_NUMBER, markNumbers, restoreNumbers } from "./json-numbers";
+import { CAREFUL_NUMBER, markNumbers, type Rewritten, restoreNumbers } from "./json-numbers";
 import { printJson } from "./json-print";
 import { findSyntaxError } from "./json-syntax";
 
@@ -42,25 +42,37 @@ export function mayHoldCarefulNumber(text: string): boolean {
 }
 
 export function decodeJson(text: string, options: DecodeOptions = {}): Decoded {
-  const marked = (options.carefulNumbers ?? mayHoldCarefulNumber(text)) ? markNumbers(text) : undefined;
-  if (marked && marked.firstOutOfRange >= 0 && options.outOfRange !== "mark") {
-    // A broken text is reported as such first.
-    parse(text);
+  const read = (options.carefulNumbers ?? mayHoldCarefulNumber(text)) ? readMarked(text) : undefined;
+  if (!read) return { value: parse(text), lossless: false, outOfRange: false };
+  const { parsed, marked } = read;
+  if (marked.firstOutOfRange >= 0 && options.outOfRange !== "mark")
     throw new JsonError(`body holds a number beyond the range of a 64-bit float at position ${marked.firstOutOfRange}`);
-  }
-  if (!marked) return { value: parse(text), lossless: false, outOfRange: false };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(marked.text);
-  } catch {
-    parse(text); // the original's error, at its position
-    throw new JsonError("body is not valid JSON");
-  }
   return {
     value: restoreNumbers(parsed, marked),
     lossless: marked.values.some((value) => typeof value === "bigint"),
     outOfRange: marked.firstOutOfRange >= 0,
   };
+}
+
+/**
+ * The text parsed with its careful numbers marked, or undefined if it holds none. Marked first
+ * without knowing where strings are, which is exact unless a long number stands in a string
+ * (the marked text then fails to parse, json-numbers.ts says why); then again, exactly.
+ */
+function readMarked(text: string): { parsed: unknown; marked: Rewritten } | undefined {
+  const guessed = markNumbers(text);
+  if (!guessed) return undefined; // none anywhere, so none outside strings
+  try {
+    return { parsed: JSON.parse(guessed.text), marked: guessed };
+  } catch {}
+  const marked = markNumbers(text, true);
+  if (!marked) return undefined;
+  try {
+    return { parsed: JSON.parse(marked.text), marked };
+  } catch {
+    parse(text); // the original's error, at its position
+    throw new JsonError("body is not valid JSON");
+  }
 }
 
 function parse(text: string): unknown {
