@@ -64,7 +64,9 @@ function readMarked(text: string): { parsed: unknown; marked: Rewritten } | unde
   if (!guessed) return undefined; // none anywhere, so none outside strings
   try {
     return { parsed: JSON.parse(guessed.text), marked: guessed };
-  } catch {}
+  } catch {
+    // A number in a string was marked too, or the text is broken: marked exactly below.
+  }
   const marked = markNumbers(text, true);
   if (!marked) return undefined;
   try {

@@ -82,18 +82,16 @@ const document: fc.Arbitrary<Document> = fc.letrec<{ value: Document }>((tie) =>
   value: fc.oneof(
     { depthSize: "small" },
     scalar,
-    fc.tuple(fc.array(fc.tuple(space, tie("value"), space), { maxLength: 5 }), space).map(
-      ([items, end]): Document => ({
-        text: `[${items.map(([before, item, after]) => `${before}${item.text}${after}`).join(",") || end}]`,
-        expected: `[${items.map(([, item]) => item.expected).join(",")}]`,
-      }),
-    ),
-    fc.tuple(fc.uniqueArray(fc.tuple(key, tie("value"), space), { maxLength: 5, selector: ([k]) => k }), space).map(
-      ([members, end]): Document => ({
+    fc.tuple(fc.array(fc.tuple(space, tie("value"), space), { maxLength: 5 }), space).map(([items, end]): Document => ({
+      text: `[${items.map(([before, item, after]) => `${before}${item.text}${after}`).join(",") || end}]`,
+      expected: `[${items.map(([, item]) => item.expected).join(",")}]`,
+    })),
+    fc
+      .tuple(fc.uniqueArray(fc.tuple(key, tie("value"), space), { maxLength: 5, selector: ([k]) => k }), space)
+      .map(([members, end]): Document => ({
         text: `{${members.map(([k, v, s]) => `${s}${JSON.stringify(k)}${s}:${s}${v.text}${s}`).join(",") || end}}`,
         expected: `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v.expected}`).join(",")}}`,
-      }),
-    ),
+      })),
   ),
 })).value;
 
@@ -101,12 +99,10 @@ export const documents = fc.tuple(space, document, space).map(([a, d, b]) => ({ 
 
 /** The same documents nested `levels` deep, as the apiserver allows (10,000 levels). */
 export const deepDocuments = (levels: number) =>
-  fc.tuple(documents, fc.integer({ min: 1, max: levels })).map(
-    ([d, depth]): Document => ({
-      text: `${'{"a":['.repeat(depth >> 1)}${d.text}${"]}".repeat(depth >> 1)}`,
-      expected: `${'{"a":['.repeat(depth >> 1)}${d.expected}${"]}".repeat(depth >> 1)}`,
-    }),
-  );
+  fc.tuple(documents, fc.integer({ min: 1, max: levels })).map(([d, depth]): Document => ({
+    text: `${'{"a":['.repeat(depth >> 1)}${d.text}${"]}".repeat(depth >> 1)}`,
+    expected: `${'{"a":['.repeat(depth >> 1)}${d.expected}${"]}".repeat(depth >> 1)}`,
+  }));
 
 /** Every way crdshift may print a value holding bigints in `spelling`, by name. */
 export function printings(spelling: BigIntSpelling): Record<string, (value: unknown) => string | undefined> {
