@@ -51,11 +51,12 @@ let escapedPrefix: string | undefined;
  *
  * Whether a number stands in a string is not looked for (`exact` false) or known (`exact`,
  * every string before it skipped quote to quote, which costs half a parse on text dense with
- * strings). Not looked for, a number in a string is replaced all the same, unless a backslash
- * or an escaped quote before it shows it in one: then the marker's opening quote ends that
- * string, and the backslash the marker starts with stands outside any string, where JSON
- * allows none. So the marked text parses only if every number replaced stood outside strings,
- * and a caller that sees it fail to parse asks again with `exact`.
+ * strings). Not looked for, a number in a string is replaced all the same: the marker's opening
+ * quote then ends that string (a digit never follows an escaping backslash, so that quote is
+ * never escaped), and the backslash the marker starts with stands outside any string, where
+ * JSON allows none. So the marked text parses only if every number replaced stood outside
+ * strings, and a caller that sees it fail to parse asks again with `exact`. A number that what
+ * stands before it shows in a string is left alone, which spares that second pass.
  */
 export function markNumbers(text: string, exact = false): Rewritten | undefined {
   const values: Array<bigint | OutOfRange> = [];
@@ -100,8 +101,9 @@ export function markNumbers(text: string, exact = false): Rewritten | undefined 
 
 /**
  * Whether what stands before the number at `start` shows it inside a string: a backslash right
- * before it (a marker's quote there would be escaped, not end the string), or, before a colon,
- * an escaped quote (JSON written in a string, such as a last-applied-configuration annotation).
+ * before it (JSON allows none outside strings), or, before a colon, an escaped quote (JSON
+ * written in a string, such as a last-applied-configuration annotation). Only where this is
+ * sure: a number it passes over outside a string would be read rounded.
  */
 function escapedBefore(text: string, start: number): boolean {
   let i = start - 1;
@@ -166,9 +168,9 @@ export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
         }
       }
     } else {
-      // for-in, not Object.keys: no array of names made for each object. JSON.parse's objects
-      // inherit nothing enumerable from Object.prototype (a name put there would only be looked at).
-      for (const key in holder) {
+      // Own names only: for-in would also walk what is enumerable on Object.prototype, and an
+      // object put there (by any code in the process) holds itself, so the walk would not end.
+      for (const key of Object.keys(holder)) {
         const item = holder[key];
         if (typeof item === "object" && item !== null) pending.push(item);
         else if (typeof item === "string") {

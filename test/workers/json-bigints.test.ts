@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BIGINT_SPELLING } from "../../src/protocol/json-bigints";
 import { deepDocuments, documents, printings, printsAsExpected } from "../protocol/bigint-documents";
+import { HAS_SOURCE_TEXT, readsAsLosslessJson } from "../protocol/hostile-documents";
 
 // Inside workerd, which has JSON.rawJSON: the spelling every Worker prints bigints with.
 describe("in workerd, integers beyond 2^53 are written back byte-exact", () => {
@@ -16,6 +17,11 @@ describe("in workerd, integers beyond 2^53 are written back byte-exact", () => {
 
   it("property: nested up to 10,000 levels, as the apiserver allows", () => {
     fc.assert(printsAsExpected(deepDocuments(10_000), {}, true), { numRuns: 30 });
+  });
+
+  it("property: JSON.parse's source text access reads integers beside digit runs in strings as crdshift and lossless-json do", () => {
+    expect(HAS_SOURCE_TEXT).toBe(true);
+    fc.assert(readsAsLosslessJson, { numRuns: 2000 });
   });
 
   it("through the Worker: a converted CronTab keeps its int64 fields digit for digit", async () => {
