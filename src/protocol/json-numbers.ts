@@ -7,7 +7,8 @@ import { stringEnd } from "./json-string-end";
  * speed), and the markers swapped for their values in one iterative walk: a `bigint` for an
  * integer, an `OutOfRange` for a number no double can hold. JSON.parse's reviver could hand
  * over each number's source text instead (Node 21+, workerd), but calling it for every value
- * makes a parse five to seven times slower, where this costs a fraction of one.
+ * makes a parse four to nine times slower, where marking adds half a parse to two
+ * (docs/performance.md).
  */
 
 /** Stands in the tree for a number beyond a double's range: no JavaScript value holds it. */
