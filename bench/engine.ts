@@ -1,5 +1,5 @@
 import { convertBody, floor } from "./convert-body";
-import { int64ReviewBody, reviewBody } from "./objects";
+import { reviewBody } from "./objects";
 import { median } from "./stats";
 
 export interface EngineRow {
@@ -9,24 +9,6 @@ export interface EngineRow {
   crdshiftMs: number;
   ratio: number;
   usPerObject: number;
-}
-
-export interface Int64Row {
-  objects: number;
-  /** The engine on the review without integers beyond 2^53, and with one in every object. */
-  plainMs: number;
-  int64Ms: number;
-  ratio: number;
-}
-
-/** Whether this runtime's JSON.parse gives a reviver each number's source text (Node 21+, workerd). */
-export function hasSourceTextAccess(): boolean {
-  let source: unknown;
-  JSON.parse("1", (_key, value, context?: { source?: string }) => {
-    source = context?.source;
-    return value;
-  });
-  return source === "1";
 }
 
 /** Repetitions per sample: about 2,000 objects of work (tens of ms), at least one. */
@@ -105,29 +87,6 @@ export async function benchEngine(sizes = [1, 100, 1000, 10_000]): Promise<Engin
       ratio,
       usPerObject: (crdshiftMs * 1000) / objects,
     });
-  }
-  return rows;
-}
-
-/** The engine on a review whose objects each hold an integer beyond 2^53, over the same review without. */
-export async function benchInt64(sizes = [1, 1000]): Promise<Int64Row[]> {
-  const rows: Int64Row[] = [];
-  for (const objects of sizes) {
-    const plain = int64ReviewBody(objects, false);
-    const int64 = int64ReviewBody(objects, true);
-    await checked(plain);
-    await checked(int64);
-    if (!(await convertBody(int64)).includes("9007199254740993")) throw new Error("the int64 did not come back exact");
-    const {
-      firstMs: plainMs,
-      secondMs: int64Ms,
-      ratio,
-    } = await sideBySide(
-      objects,
-      () => convertBody(plain),
-      () => convertBody(int64),
-    );
-    rows.push({ objects, plainMs, int64Ms, ratio });
   }
   return rows;
 }

@@ -1,12 +1,10 @@
-import { spawnSync } from "node:child_process";
 import os from "node:os";
-import { lambdaRuntimeNode } from "../test/bundles/lambda-runtime-node";
 import { benchColdStart, coldStartInstructionJobs } from "./cold-start";
-import { benchEngine, benchInt64, hasSourceTextAccess, type Int64Row } from "./engine";
+import { benchEngine } from "./engine";
 import { benchHttp } from "./http";
+import { benchInt64, int64Rows } from "./int64";
 import { type Counted, inParallel, type PerReview, perReview, valgrindMissing } from "./instructions";
 import { benchMemory } from "./memory";
-import { besideBench } from "./paths";
 import { count, kilo, mega, ms, type Row, table, times, us } from "./report";
 import { benchWorkers } from "./workers";
 
@@ -76,37 +74,10 @@ if (wants("engine")) {
 }
 
 if (wants("int64")) {
-  progress("int64: reviews with integers beyond 2^53 over the same reviews without ...");
-  const sizes = quick ? [1, 100] : [1, 1000];
-  const here = { node: process.version, sourceTextAccess: hasSourceTextAccess(), rows: await benchInt64(sizes) };
-  const runs = [here];
-  // The Lambda runtime's major, from the npm registry once (as the lambda-runtime tests do).
-  let other: string | undefined;
-  try {
-    other = lambdaRuntimeNode();
-  } catch (error) {
-    progress(`  (no Lambda runtime node: ${(error as Error).message.slice(0, 200)})`);
-  }
-  if (other) {
-    const out = spawnSync(other, ["--expose-gc", besideBench("int64-child.mjs"), sizes.join(",")], {
-      encoding: "utf8",
-    });
-    if (out.status !== 0) throw new Error(`int64 on ${other}: ${out.stderr}`);
-    runs.push(JSON.parse(out.stdout));
-  }
+  progress("int64: reviews with integers beyond 2^53 over the same reviews without, on Node 20, 22 and workerd ...");
+  const runs = await benchInt64(quick, (line) => progress(`  (${line})`));
   report.int64 = runs;
-  for (const run of runs) int64Rows(`Node ${run.node}`, run.sourceTextAccess, run.rows);
-}
-
-function int64Rows(where: string, sourceTextAccess: boolean, int64: Int64Row[]) {
-  for (const r of int64) {
-    rows.push({
-      measure: `int64: ${count(r.objects)}-object review with / without integers beyond 2^53, ${where}`,
-      figure: `${times(r.ratio)} (${r.objects === 1 ? us(r.int64Ms * 1000) : ms(r.int64Ms, 2)})`,
-      target: sourceTextAccess ? "≤ 1.3×" : "(no source text access: marker path)",
-      ...(sourceTextAccess ? { ok: r.ratio <= 1.3 } : {}),
-    });
-  }
+  rows.push(...int64Rows(runs));
 }
 
 if (wants("memory")) {
@@ -140,7 +111,7 @@ if (wants("cold")) {
 
 if (wants("workers")) {
   progress("workers: bundle size and CPU per review inside workerd ...");
-  const w = await benchWorkers(quick ? [1, 100] : [1, 100, 1000], quick ? [1, 100] : [1, 1000]);
+  const w = await benchWorkers(quick ? [1, 100] : [1, 100, 1000]);
   report.workers = w;
   rows.push({
     measure: "Workers main module, gzip (the CloudWatch SDK modules apart)",
@@ -153,14 +124,6 @@ if (wants("workers")) {
       measure: `Workers CPU per ${count(r.objects)}-object review, over the floor`,
       figure: `${ms(r.crdshiftMs, 3)}, ${times(r.ratio)}`,
       target: "",
-    });
-  }
-  for (const r of w.int64) {
-    rows.push({
-      measure: `int64: ${count(r.objects)}-object review with / without integers beyond 2^53, workerd`,
-      figure: `${times(r.ratio)} (${ms(r.int64Ms, 3)})`,
-      target: r.sourceTextAccess ? "≤ 1.3×" : "(no source text access: marker path)",
-      ...(r.sourceTextAccess ? { ok: r.ratio <= 1.3 } : {}),
     });
   }
 }

@@ -1,7 +1,9 @@
-import { benchInt64, hasSourceTextAccess } from "./engine";
+import { cpuMs, hasSourceTextAccess, INT64_CASES, measureInt64 } from "./int64-measure";
 
-// The int64 ratio on whichever node runs this file (the bench runs it on the Lambda runtime's
-// major too): `node int64-child.mjs 1,1000` prints one JSON document.
-const sizes = (process.argv[2] ?? "1,1000").split(",").map(Number);
-const rows = await benchInt64(sizes);
-process.stdout.write(JSON.stringify({ node: process.version, sourceTextAccess: hasSourceTextAccess(), rows }));
+// One runtime's figures, as JSON on stdout: run by bench/int64.ts with another node binary.
+// argv[2]: "quick" for fewer reviews and rounds.
+const quick = process.argv[2] === "quick";
+const rows = await measureInt64(quick ? INT64_CASES.slice(0, 3) : INT64_CASES, quick ? 5 : 15, cpuMs);
+process.stdout.write(
+  JSON.stringify({ runtime: `Node ${process.version}`, sourceTextAccess: hasSourceTextAccess(), rows }),
+);

@@ -53,15 +53,3 @@ export function reviewBody(n: number): string {
     response: { uid: "", convertedObjects: null, result: { metadata: {} } },
   })}\n`;
 }
-
-/**
- * The same review with one integer per object in a field of the status: beyond 2^53 (an int64
- * JSON.parse would round) when `int64`, else a 15-digit one any double holds. One digit apart,
- * so the two bodies are the same size.
- */
-export function int64ReviewBody(n: number, int64: boolean): string {
-  const value = int64 ? "9007199254740993" : "900719925474099";
-  const body = reviewBody(n).replaceAll('"phase":"Active"}', `"phase":"Active","bytes":${value}}`);
-  if (!body.includes(value)) throw new Error("the review has no status to hold the integer");
-  return body;
-}

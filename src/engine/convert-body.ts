@@ -1,14 +1,6 @@
 import type { Failure, Rejection, Result } from "../outcomes";
 import { scanBody, treeDepth } from "../protocol/body-scan";
-import {
-  type Decoded,
-  decodeJson,
-  encodeJson,
-  JsonError,
-  mayHoldCarefulNumber,
-  OutOfRange,
-  syntaxErrorMessage,
-} from "../protocol/json";
+import { type Decoded, decodeJson, encodeJson, JsonError, OutOfRange, syntaxErrorMessage } from "../protocol/json";
 import { failureReply, successReply } from "../protocol/reply";
 import { type ConversionReview, parseReview } from "../protocol/review-schema";
 import { exceedsEmbedded } from "../protocol/size";
@@ -93,15 +85,15 @@ const DECODE_CAREFUL = { outOfRange: "mark", carefulNumbers: true } as const;
 
 /**
  * Parses the body, enforcing the depth limit and, for a body that could exceed them, the
- * objects and size limits before the tree is built. A small body without a number that needs
- * care is parsed natively first and its depth read from the tree; any other is scanned first:
- * over a limit, only the review's envelope is parsed, to answer it.
+ * objects and size limits before the tree is built. A small body is parsed first (its numbers
+ * that need care found by protocol/json.ts) and its depth read from the tree; any other is
+ * scanned first: over a limit, only the review's envelope is parsed, to answer it.
  */
 function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
   try {
     // UTF-8 takes at most three bytes per UTF-16 unit: below a third of the limit, no item exceeds it.
-    if (text.length <= PARSE_FIRST_LIMIT && text.length * 3 <= limits.maxObjectBytes && !mayHoldCarefulNumber(text)) {
-      const decoded = decodeJson(text, DECODE_PLAIN);
+    if (text.length <= PARSE_FIRST_LIMIT && text.length * 3 <= limits.maxObjectBytes) {
+      const decoded = decodeJson(text, DECODE);
       // Each level takes two characters: a body this short nests less than the limit, and too
       // little to keep JSON.stringify long (a 10,000-deep chain: 6 ms before it gives up).
       const depth = text.length > 2 * Math.min(limits.maxDepth, 10_000) ? treeDepth(decoded.value) : 0;

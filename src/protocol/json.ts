@@ -1,4 +1,5 @@
-import { markNumbers, processTag, restoreNumbers } from "./json-numbers";
+import { stringifyWithBigInts } from "./json-bigints";
+import { CAREFUL_NUMBER, markNumbers, type Rewritten, restoreNumbers } from "./json-numbers";
 import { printJson } from "./json-print";
 import { findSyntaxError } from "./json-syntax";
 
@@ -30,11 +31,6 @@ export interface DecodeOptions {
   outOfRange?: "refuse" | "mark";
 }
 
-// Sixteen digits, or a digit, an exponent of three digits or more, and what may follow a number
-// (which rules out ids such as `9c1e-000000000001`). The digits spelled out: V8's regex engine
-// skips ahead on a fixed run of them, ten times faster than with \d{15}.
-const CAREFUL_NUMBER = /\d(?:\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d|[eE][+-]?\d\d\d+(?:[,}\]\s]|$))/;
-
 export class JsonError extends Error {}
 
 /**
@@ -46,25 +42,39 @@ export function mayHoldCarefulNumber(text: string): boolean {
 }
 
 export function decodeJson(text: string, options: DecodeOptions = {}): Decoded {
-  const marked = (options.carefulNumbers ?? mayHoldCarefulNumber(text)) ? markNumbers(text) : undefined;
-  if (marked && marked.firstOutOfRange >= 0 && options.outOfRange !== "mark") {
-    // A broken text is reported as such first.
-    parse(text);
+  const read = (options.carefulNumbers ?? mayHoldCarefulNumber(text)) ? readMarked(text) : undefined;
+  if (!read) return { value: parse(text), lossless: false, outOfRange: false };
+  const { parsed, marked } = read;
+  if (marked.firstOutOfRange >= 0 && options.outOfRange !== "mark")
     throw new JsonError(`body holds a number beyond the range of a 64-bit float at position ${marked.firstOutOfRange}`);
-  }
-  if (!marked) return { value: parse(text), lossless: false, outOfRange: false };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(marked.text);
-  } catch {
-    parse(text); // the original's error, at its position
-    throw new JsonError("body is not valid JSON");
-  }
   return {
     value: restoreNumbers(parsed, marked),
     lossless: marked.values.some((value) => typeof value === "bigint"),
     outOfRange: marked.firstOutOfRange >= 0,
   };
+}
+
+/**
+ * The text parsed with its careful numbers marked, or undefined if it holds none. Marked first
+ * without knowing where strings are, which is exact unless a long number stands in a string
+ * (the marked text then fails to parse, json-numbers.ts says why); then again, exactly.
+ */
+function readMarked(text: string): { parsed: unknown; marked: Rewritten } | undefined {
+  const guessed = markNumbers(text);
+  if (!guessed) return undefined; // none anywhere, so none outside strings
+  try {
+    return { parsed: JSON.parse(guessed.text), marked: guessed };
+  } catch {
+    // A number in a string was marked too, or the text is broken: marked exactly below.
+  }
+  const marked = markNumbers(text, true);
+  if (!marked) return undefined;
+  try {
+    return { parsed: JSON.parse(marked.text), marked };
+  } catch {
+    parse(text); // the original's error, at its position
+    throw new JsonError("body is not valid JSON");
+  }
 }
 
 function parse(text: string): unknown {
@@ -95,7 +105,8 @@ export function encodeJson(value: unknown, lossless = false, deep = false): stri
     } catch (error) {
       const bigint = error instanceof TypeError && /BigInt/i.test(error.message);
       if (bigint && !lossless) return encodeJson(value, true);
-      // Still a bigint after the replacer: one boxed in an object, which the printer unboxes.
+      // Still a bigint: one boxed in an object, past the replacer where BigInt.prototype is
+      // frozen (protocol/json-bigints.ts); the printer unboxes it.
       if (!bigint && !(error instanceof RangeError)) throw error;
     }
   }
@@ -103,20 +114,3 @@ export function encodeJson(value: unknown, lossless = false, deep = false): stri
   if (text === undefined) throw new TypeError("value cannot be serialized to JSON");
   return text;
 }
-
-/**
- * JSON.stringify, with each `bigint` written as its digits: a replacer turns it into a string
- * marked with a random tag, which the text then loses with its quotes. Twice JSON.stringify's
- * time, where a printer of our own takes three times.
- */
-function stringifyWithBigInts(value: unknown): string {
-  bigintMark ??= `bigint-${processTag()}:`;
-  const mark = bigintMark;
-  const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? `${mark}${item}` : item));
-  if (!text?.includes(mark)) return text;
-  markedBigInt ??= new RegExp(`"${mark}(-?\\d+)"`, "g");
-  return text.replace(markedBigInt, "$1");
-}
-
-let bigintMark: string | undefined;
-let markedBigInt: RegExp | undefined;

@@ -6,6 +6,7 @@ import { jsonTreeWith } from "../json-arbitrary";
 import { decodeJson, encodeJson, JsonError, OutOfRange } from "../../src/protocol/json";
 import { printJson } from "../../src/protocol/json-print";
 import { findSyntaxError } from "../../src/protocol/json-syntax";
+import { documents } from "./bigint-documents";
 
 const nest = (depth: number, inner = "1") => `${'{"a":['.repeat(depth)}${inner}${"]}".repeat(depth)}`;
 
@@ -163,6 +164,62 @@ describe("reading numbers that JSON.parse would change", () => {
         expect(isDeepStrictEqual(decodeJson(text).value, reference)).toBe(true);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("property: a text with long numbers anywhere, strings and names included, is refused exactly when JSON.parse refuses it", () => {
+    const piece = fc.constantFrom(
+      ...["{", "}", "[", "]", ",", ":", " ", '"', '"a"', '"\\"', "\\", "-", "e", ".", "0", "true"],
+      ...["12345678901234567890", "-9223372036854775808", "1e400", "1.5E-400", "1e5", "9c1e-000000000001"],
+    );
+    const pieces = fc.array(piece, { maxLength: 12 }).map((list) => list.join(""));
+    const damaged = fc
+      .tuple(documents, fc.nat(), fc.array(piece, { minLength: 1, maxLength: 3 }))
+      .map(([document, at, inserted]) => {
+        const i = at % (document.text.length + 1);
+        return document.text.slice(0, i) + inserted.join("") + document.text.slice(i);
+      });
+    // Near-JSON whose names may be bare numbers: once marked, such a name would read as a string.
+    const token = fc.constantFrom("12345678901234567890", "-9223372036854775808 ", "1e400", "1.5E-400", '"a"', "1");
+    const nearJson = fc.letrec<{ value: string }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        token,
+        fc.array(tie("value"), { maxLength: 3 }).map((items) => `[${items.join(",")}]`),
+        fc
+          .array(fc.tuple(token, fc.constantFrom(":", " :", ""), tie("value")), { maxLength: 3 })
+          .map((members) => `{${members.map(([name, colon, value]) => `${name}${colon}${value}`).join(",")}}`),
+      ),
+    })).value;
+    // A number right after a backslash in a string, and what would close that string and its
+    // container were a quote put in the number's place (invalid texts that must stay so).
+    const escaped = fc
+      .tuple(
+        fc.constantFrom("[", '{"a":'),
+        fc.constantFrom("\\", "\\\\\\", "\\u", "\\u1", '\\":'),
+        fc.constantFrom("12345678901234567890", "1e400"),
+        fc.constantFrom("", ",1,", ",", ":1"),
+        fc.constantFrom('"]', '"}', '"]"]', '"}"}', '","a"]', ':0}"}', '",1]'),
+      )
+      .map(([open, ...rest]) => `${open}"${rest.join("")}`);
+    fc.assert(
+      fc.property(fc.oneof(pieces, damaged, nearJson, escaped), (text) => {
+        let valid = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          valid = false;
+        }
+        let read = true;
+        try {
+          decodeJson(text, { outOfRange: "mark" });
+        } catch (error) {
+          expect(error).toBeInstanceOf(JsonError);
+          read = false;
+        }
+        expect(read).toBe(valid);
+      }),
+      { numRuns: 3000 },
     );
   });
 

@@ -1,0 +1,99 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { DEFAULTS } from "../../src/config";
+import { decodeJson, encodeJson } from "../../src/protocol/json";
+import { convertBody } from "../../src/engine/convert-body";
+import { createRegistry } from "../../src/registry";
+import { lambdaRuntimeNode } from "../bundles/lambda-runtime-node";
+import { counterKind, counterReview } from "./counter-review";
+import { holdsOutOfRange, hostileDocuments, losslessJsonText, readsAsLosslessJson } from "./hostile-documents";
+
+const GROUP = "careful.example.com";
+const registry = createRegistry([counterKind(GROUP)]);
+
+describe("integers beyond 2^53 beside digit runs in strings", () => {
+  it("property: read and written back as lossless-json reads and writes them, by the marker's guess and exactly", () => {
+    fc.assert(readsAsLosslessJson, { numRuns: 3000 });
+  });
+
+  it("property: through the engine, a converted object holds each document as lossless-json writes it, whether the body is parsed first or scanned first", async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileDocuments, async (text) => {
+        fc.pre(!holdsOutOfRange(text));
+        const body = counterReview(GROUP, "1", `,"doc":${text}`);
+        // Three UTF-16 units per byte at most: below this the engine parses before it scans.
+        for (const maxObjectBytes of [DEFAULTS.maxObjectBytes, body.length * 3 - 1]) {
+          const outcome = await convertBody(registry, body, { limits: { ...DEFAULTS, maxObjectBytes } });
+          if (!outcome.ok) throw new Error(`${text}: ${outcome.message}`);
+          expect(outcome.failure).toBeUndefined();
+          expect(outcome.text).toContain(`,"doc":${losslessJsonText(text)}}`);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("putting integers back reads only the tree's own names, whatever Object.prototype holds", () => {
+    // Code in the same process (a converter's library) may leave an enumerable name on
+    // Object.prototype: an object found there inherits it too, and a walk that followed it
+    // would never end when a repeated key has dropped a marker it is still looking for.
+    let reads = 0;
+    Object.defineProperty(Object.prototype, "polluted", {
+      get() {
+        if (++reads > 100) throw new Error("the walk follows Object.prototype");
+        return {};
+      },
+      enumerable: true,
+      configurable: true,
+    });
+    let written: string;
+    try {
+      written = encodeJson(
+        decodeJson('{"a":12345678901234567890,"a":1,"b":{"c":[{"d":-9223372036854775809}]}}').value,
+        true,
+      );
+    } finally {
+      delete (Object.prototype as { polluted?: unknown }).polluted;
+    }
+    expect(reads).toBe(0);
+    expect(written).toBe('{"a":1,"b":{"c":[{"d":-9223372036854775809}]}}');
+  });
+
+  it("on the Lambda runtime's Node (22): JSON.parse's source text access reads them as crdshift and lossless-json do", async () => {
+    const node = lambdaRuntimeNode();
+    const work = mkdtempSync(join(tmpdir(), "crdshift-careful-"));
+    try {
+      const bundle = await build({
+        stdin: {
+          contents: `
+            import fc from "fast-check";
+            import { HAS_SOURCE_TEXT, readsAsLosslessJson } from "./hostile-documents";
+            if (!HAS_SOURCE_TEXT) throw new Error("no source text access in Node " + process.version);
+            fc.assert(readsAsLosslessJson, { numRuns: 3000 });
+            process.stdout.write("agreed on " + process.version);
+          `,
+          resolveDir: fileURLToPath(new URL(".", import.meta.url)),
+          loader: "ts",
+        },
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        write: false,
+        logLevel: "silent",
+      });
+      const script = join(work, "careful.mjs");
+      writeFileSync(script, bundle.outputFiles[0]!.text);
+      const run = spawnSync(node, [script], { encoding: "utf8" });
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toMatch(/^agreed on v22\./);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
