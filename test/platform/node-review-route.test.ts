@@ -228,6 +228,37 @@ describe("the Node server's own review route against the Hono app", () => {
     );
   });
 
+  it("answers and reports random requests as the app does", async () => {
+    const { app, node, port } = await sides(ENV);
+    const request = fc.record({
+      method: fc.constantFrom("POST", "POST", "POST", "GET", "PUT", "DELETE", "HEAD"),
+      path: fc.constantFrom(at, `/convert/${NEXT}`, "/convert", `/convert/${TOKEN.slice(1)}`, `${at}&a=b`, "/convert/"),
+      contentType: fc.constantFrom<Array<[string, string]>>(
+        json,
+        [],
+        [["Content-Type", "text/plain"]],
+        [["Content-Type", "application/merge-patch+json"]],
+        [["content-type", "APPLICATION/JSON ; charset=utf-8"]],
+        [...json, ["Content-Type", "text/plain"]],
+      ),
+      body: fc.oneof(
+        fc.constantFrom(docsV1, failing, deep, '{"apiVersion":', "", `${docsV1}${" ".repeat(5000)}`),
+        fc.string({ maxLength: 40 }),
+      ),
+      chunked: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async ({ method, path, contentType, body, chunked }) => {
+        const bodyless = method === "GET" || method === "HEAD";
+        const sent: Sent = { name: `${method} ${path}`, method, path, headers: contentType };
+        if (!bodyless) Object.assign(sent, { body, chunked });
+        expect(await viaNode(port, sent)).toEqual(await viaApp(app.webhook.app.fetch, sent));
+      }),
+      { numRuns: 60 },
+    );
+    expect(node.reports).toEqual(app.reports);
+  });
+
   it("refuses a caller outside CRDSHIFT_ALLOWED_SOURCES as the app does", async () => {
     const { app, node, port } = await sides({ CRDSHIFT_ALLOWED_SOURCES: "10.0.0.0/8" });
     const sent: Sent = { name: "a review", path: "/convert", headers: json, body: docsV1 };
