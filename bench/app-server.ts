@@ -3,9 +3,10 @@ import { serve } from "@hono/node-server";
 import { createApp, createJsonLogger, readConfig, silentLogger } from "crdshift";
 import { registry } from "../examples";
 
-// crdshift's app on @hono/node-server as `serve()` from crdshift/node builds it (log lines
-// written straight to stdout, node:crypto's hash for the token), with one switch for the
-// profile: BENCH_LOG=off drops the log lines, to measure what they cost over HTTP.
+// crdshift's Hono app alone on @hono/node-server (log lines written straight to stdout,
+// node:crypto's hash for the token): what `serve()` from crdshift/node answers everything with
+// but the reviews it takes on its own route. One switch for the profile: BENCH_LOG=off drops the
+// log lines, to measure what they cost over HTTP (CRDSHIFT_LOG_REVIEWS=all writes one per review).
 const log =
   process.env.BENCH_LOG === "off"
     ? silentLogger

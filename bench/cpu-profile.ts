@@ -76,7 +76,13 @@ function partOf(url: string, functionName: string, source: string): Part | undef
   if (source.startsWith("src/metrics/")) return PARTS[2];
   if (url.includes("/node_modules/zod/")) return PARTS[3];
   if (source.startsWith("examples/") || source === "src/registry/stash.ts") return PARTS[4];
-  if (source === "src/app.ts" || source.startsWith("src/http/") || source === "src/engine/summary.ts") return PARTS[6];
+  if (
+    source === "src/app.ts" ||
+    source.startsWith("src/http/") ||
+    source === "src/platform/node-review-route.ts" ||
+    source === "src/engine/summary.ts"
+  )
+    return PARTS[6];
   if (/^src\/(engine|protocol|registry)\//.test(source) || source === "src/clip.ts") return PARTS[5];
   if (url.includes("/node_modules/hono/")) return PARTS[7];
   if (url.includes("/node_modules/@hono/node-server/")) return PARTS[8];

@@ -43,7 +43,7 @@ const APP_LOGGED: Peer = {
   script: besideBench("app-server.mjs"),
   port: 18790,
   path: `/convert/${TOKEN}`,
-  env: { CRDSHIFT_TOKEN: TOKEN },
+  env: { CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_LOG_REVIEWS: "all" },
 };
 const APP_QUIET: Peer = {
   ...APP_LOGGED,

@@ -1,9 +1,11 @@
 import { type Context, Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Config } from "./config";
-import { convertBody } from "./engine/convert-body";
-import { createAdmission } from "./http/admission";
-import { reviewDeadline } from "./http/review-deadline";
-import { createReport, deferAfterReply } from "./http/report";
+import { type Admission, createAdmission, declaredLength, type RequestHead, type TokenHash } from "./http/admission";
+import { type HttpReply, JSON_CONTENT_TYPE } from "./http/reply";
+import { createReport, type Report } from "./http/report";
+import { createReviewRoute, type ReviewRoute } from "./http/review-route";
+import { createStreamedSizeCheck } from "./http/streamed-size";
 import { jsonLogger, type Logger } from "./log";
 import { type Metrics, noMetrics } from "./metrics/metrics";
 import type { Registry } from "./registry";
@@ -38,53 +40,85 @@ export interface AppOptions {
    * Crypto (Hono's). Node and Lambda pass node:crypto's: the same hash without loading Node's
    * Web Crypto on a cold start (2-6 ms).
    */
-  tokenHash?: (text: string) => string | Promise<string>;
+  tokenHash?: TokenHash;
+}
+
+/**
+ * The app and the platform-neutral parts its review route is made of, which a platform may call
+ * directly for that route (the Node server does: see platform/node.ts). There is one of each
+ * check: the Hono route and a platform's own route run the same functions.
+ */
+export interface Webhook {
+  app: Hono;
+  /** The checks before the body is read. */
+  admit: Admission;
+  /** An admitted review, from its body to its reply. */
+  review: ReviewRoute;
+  report: Report;
 }
 
 /**
  * The one HTTP app, the same on every platform: routes and their composition. HTTP concerns live
- * in src/http/ (admission, the deadline, the report of each request); what a review means lives
- * in protocol/ and engine/.
+ * in src/http/ (admission, the review route, the report of each request); what a review means
+ * lives in protocol/ and engine/.
  * Statuses: 200 for every review, converted or failed (the apiserver shows the Failure message
  * to users); 4xx only for requests that are not reviews at all.
  */
 export function createApp(options: AppOptions): Hono {
+  return createWebhook(options).app;
+}
+
+export function createWebhook(options: AppOptions): Webhook {
   const { registry, config, log = jsonLogger, now = Date.now, startedAt, platformDeadline } = options;
   const { metrics = noMetrics, defer = deferAfterReply, callerAddress, tokenHash } = options;
-  const { budgetMs } = config;
-  const report = createReport({ log, metrics, defer, logObjectNames: config.logObjectNames });
-  const admit = createAdmission({ config, log, report, callerAddress, tokenHash });
+  const report = createReport({ log, metrics, logReviews: config.logReviews, logObjectNames: config.logObjectNames });
+  const admit = createAdmission({ config, log, ...(tokenHash ? { tokenHash } : {}) });
+  const review = createReviewRoute({ registry, config, report, now, startedAt });
+  const streamedSize = createStreamedSizeCheck(config.bodyLimitBytes, report);
   const app = new Hono();
-  let cold = true;
+
+  const send = (c: Context, reply: HttpReply) => {
+    if (reply.after) defer(c, reply.after);
+    const headers = reply.headers ? { ...reply.headers, "Content-Type": JSON_CONTENT_TYPE } : JSON_HEADERS;
+    return c.body(reply.body, reply.status as ContentfulStatusCode, headers);
+  };
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
 
   const convert = async (c: Context) => {
-    const refused = await admit(c);
-    if (refused) return refused;
-    const started = now();
-    const first = cold;
-    cold = false;
-    const deadline = reviewDeadline(started, budgetMs, first ? startedAt : undefined, platformDeadline?.(c));
-    let body: string;
-    try {
-      body = await c.req.text();
-    } catch (error) {
-      return report.unreadable(c, error);
+    const head: RequestHead = {
+      method: c.req.method,
+      token: c.req.param("token"),
+      header: (name) => c.req.header(name),
+      callerAddress: () => callerAddress?.(c),
+    };
+    const refusal = await admit(head);
+    if (refusal) return send(c, report.refuse(refusal));
+    if (declaredLength(head) === undefined) {
+      const refused = await streamedSize(c);
+      if (refused) return send(c, refused);
     }
-    const outcome = await convertBody(registry, body, {
-      limits: config,
-      budget: { deadline, budgetMs: Math.max(0, Math.round(deadline - started)), now },
-    });
-    if (!outcome.ok) return report.refuse(c, outcome.reason, 400, outcome.message);
-    report.reviewed(c, outcome.review, outcome.failure, now() - started, first);
-    return c.body(outcome.text, 200, { "Content-Type": "application/json" });
+    return send(c, await review(() => c.req.text(), platformDeadline && (() => platformDeadline(c))));
   };
 
   app.all("/convert", convert);
   app.all("/convert/:token", convert);
 
-  app.notFound(report.notFound);
-  app.onError(report.internalError);
-  return app;
+  app.notFound((c) => send(c, report.notFound()));
+  app.onError((error, c) => send(c, report.internalError(error)));
+  return { app, admit, review, report };
+}
+
+const JSON_HEADERS: Readonly<Record<string, string>> = { "Content-Type": JSON_CONTENT_TYPE };
+
+/** AppOptions.defer's default: the platform's `waitUntil` where it has one. */
+export function deferAfterReply(c: Context, work: Promise<void>): void {
+  let waitUntil: ((work: Promise<void>) => void) | undefined;
+  try {
+    const ctx = c.executionCtx;
+    waitUntil = ctx.waitUntil.bind(ctx);
+  } catch {
+    // No execution context (Node, Lambda): the promise runs on by itself.
+  }
+  waitUntil?.(work.catch(() => {}));
 }

@@ -34,9 +34,17 @@ export interface Config {
   maxObjectBytes: number;
   /** Where metrics go; see src/metrics. */
   metrics: MetricsConfig;
+  /**
+   * Which reviews get a log line (CRDSHIFT_LOG_REVIEWS): `failures`, the default, logs reviews
+   * answered with a Failure only (metrics count the rest: a line for every read is log volume a
+   * user pays for); `all` logs successful ones too. Refusals and errors are logged either way.
+   */
+  logReviews: LogReviews;
   /** Debug switch: name each review's objects in its log line (never their contents). */
   logObjectNames: boolean;
 }
+
+export type LogReviews = "failures" | "all";
 
 export type MetricsSink = "none" | "emf" | "cloudwatch";
 
@@ -112,18 +120,18 @@ export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
     maxObjects: positiveInteger(env, "CRDSHIFT_MAX_OBJECTS") ?? DEFAULTS.maxObjects,
     maxObjectBytes: positiveInteger(env, "CRDSHIFT_MAX_OBJECT_BYTES") ?? DEFAULTS.maxObjectBytes,
     metrics: readMetrics(env, platform.metrics ?? "none"),
+    logReviews: oneOf(env, "CRDSHIFT_LOG_REVIEWS", LOG_REVIEWS) ?? "failures",
     logObjectNames: flag(env, "CRDSHIFT_LOG_OBJECT_NAMES"),
   };
 }
 
 const SINKS: readonly MetricsSink[] = ["none", "emf", "cloudwatch"];
+const LOG_REVIEWS: readonly LogReviews[] = ["failures", "all"];
 // PutMetricData: 1-255 characters, no "AWS/" prefix (reserved); kept to a safe ASCII set.
 const NAMESPACE = /^(?!AWS\/)[A-Za-z0-9._/#:-]{1,255}$/;
 
 function readMetrics(env: Env, fallback: MetricsSink): MetricsConfig {
-  const sink = (text(env, "CRDSHIFT_METRICS") ?? fallback) as MetricsSink;
-  if (!SINKS.includes(sink))
-    throw new ConfigError(`CRDSHIFT_METRICS must be one of ${SINKS.join(", ")}, got ${JSON.stringify(sink)}`);
+  const sink = oneOf(env, "CRDSHIFT_METRICS", SINKS) ?? fallback;
   if (sink === "none") return { sink };
   const namespace = text(env, "CRDSHIFT_METRICS_NAMESPACE") ?? DEFAULTS.metricsNamespace;
   if (!NAMESPACE.test(namespace)) {
@@ -170,6 +178,12 @@ function callerNetworks(env: Env): Pick<Config, "allowedCallers"> {
       `CRDSHIFT_ALLOWED_SOURCES: ${(error as Error).message}; give addresses or CIDR ranges separated by commas`,
     );
   }
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[]): T | undefined {
+  const value = text(env, name);
+  if (value === undefined || (values as readonly string[]).includes(value)) return value as T | undefined;
+  throw new ConfigError(`${name} must be one of ${values.join(", ")}, got ${JSON.stringify(value)}`);
 }
 
 function flag(env: Env, name: string): boolean {

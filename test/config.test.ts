@@ -14,4 +14,12 @@ describe("the configuration", () => {
   it("refuses a body limit that is not a number", () => {
     expect(() => readConfig({ CRDSHIFT_BODY_LIMIT_BYTES: "32MB" })).toThrow(/positive whole number/);
   });
+  it("logs failed reviews only unless CRDSHIFT_LOG_REVIEWS=all, and refuses any other value", () => {
+    expect(readConfig({}).logReviews).toBe("failures");
+    expect(readConfig({ CRDSHIFT_LOG_REVIEWS: "all" }).logReviews).toBe("all");
+    expect(readConfig({ CRDSHIFT_LOG_REVIEWS: " failures " }).logReviews).toBe("failures");
+    expect(() => readConfig({ CRDSHIFT_LOG_REVIEWS: "success" })).toThrow(
+      'CRDSHIFT_LOG_REVIEWS must be one of failures, all, got "success"',
+    );
+  });
 });

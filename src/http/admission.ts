@@ -1,64 +1,99 @@
-import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { timingSafeEqual } from "hono/utils/buffer";
+import { sha256 } from "hono/utils/crypto";
 import type { Config } from "../config";
 import type { Logger } from "../log";
-import type { Report } from "./report";
+import { NOT_FOUND, type Refusal } from "./report";
+
+/**
+ * What admission reads of a request, on any platform: the Hono app builds it from its Context,
+ * the Node server's review route from the IncomingMessage (see docs/architecture.md).
+ */
+export interface RequestHead {
+  method: string;
+  /** The path's token segment (`/convert/<token>`), undefined at `/convert`. */
+  token: string | undefined;
+  /** A header's value as the Fetch API gives it (repeated headers joined with ", "); lower-case name. */
+  header(name: string): string | undefined;
+  /** The caller's address as the platform saw it (see AppOptions.callerAddress). */
+  callerAddress(): string | undefined;
+}
+
+/** Hashes a token before the constant-time comparison (see AppOptions.tokenHash). */
+export type TokenHash = (text: string) => string | null | Promise<string | null>;
 
 export interface AdmissionOptions {
   config: Config;
   log: Logger;
-  report: Report;
-  /** The caller's address as the platform saw it (see AppOptions.callerAddress). */
-  callerAddress?: (c: Context) => string | undefined;
-  /** The hash tokens go through before their constant-time comparison (see AppOptions.tokenHash). */
-  tokenHash?: (text: string) => string | Promise<string>;
+  /** Default: SHA-256 from Web Crypto. */
+  tokenHash?: TokenHash;
 }
 
-/** The refusal of a request that may not be read as a review, or undefined to go on. */
-export type Admission = (c: Context) => Promise<Response | undefined>;
+/**
+ * The refusal of a request that may not be read as a review, or undefined to go on. Synchronous
+ * where the token's hash is (node:crypto): no promise on the common path.
+ */
+export type Admission = (head: RequestHead) => Refusal | undefined | Promise<Refusal | undefined>;
+
+const METHOD_NOT_ALLOWED: Refusal = {
+  reason: "method-not-allowed",
+  status: 405,
+  message: "method not allowed: send the ConversionReview with POST",
+  headers: { Allow: "POST" },
+};
+const UNSUPPORTED_MEDIA_TYPE: Refusal = {
+  reason: "unsupported-media-type",
+  status: 415,
+  message: "unsupported media type: send Content-Type: application/json",
+};
+const SOURCE_NOT_ALLOWED: Refusal = { reason: "source-not-allowed", status: 404, message: "not found" };
+
+/** The 413 of a body over the limit. */
+export function tooLarge(limitBytes: number): Refusal {
+  return { reason: "too-large", status: 413, message: `request body is larger than the limit of ${limitBytes} bytes` };
+}
 
 /**
  * Why a request is refused before its body is read, in this order: the caller's network and
- * the token (so nothing else is revealed without them), the method, the content type, the size.
- * Plain checks in a row rather than a middleware chain: every request passes them.
+ * the token (so nothing else is revealed without them), the method, the content type, the
+ * declared size. A body sent without a length is counted as it is read, by the platform's glue
+ * (see `declaredLength`). Plain checks in a row rather than a middleware chain: every request
+ * passes them.
  */
-export function createAdmission({ config, log, report, callerAddress, tokenHash }: AdmissionOptions): Admission {
-  const callerAllowed = callerNetworkCheck(config.allowedCallers, callerAddress, log);
-  const sizeRefusal = bodySizeCheck(config.bodyLimitBytes, report);
-  const { tokens } = config;
-  return async (c) => {
-    if (!callerAllowed(c)) return report.refuse(c, "source-not-allowed", 404, "not found");
-    const given = c.req.param("token");
-    if (tokens.length === 0 ? given !== undefined : !(await tokenMatches(tokens, given, tokenHash)))
-      return report.notFound(c);
-    if (c.req.method !== "POST") {
-      return report.refuse(c, "method-not-allowed", 405, "method not allowed: send the ConversionReview with POST", {
-        headers: { Allow: "POST" },
-      });
-    }
-    if (!isJsonMediaType(c.req.header("content-type"))) {
-      return report.refuse(
-        c,
-        "unsupported-media-type",
-        415,
-        "unsupported media type: send Content-Type: application/json",
-      );
-    }
-    return sizeRefusal(c);
+export function createAdmission({ config, log, tokenHash }: AdmissionOptions): Admission {
+  const callerAllowed = callerNetworkCheck(config.allowedCallers, log);
+  const tokenAccepted = createTokenCheck(config.tokens, tokenHash);
+  const overLimit = tooLarge(config.bodyLimitBytes);
+  const rest = (head: RequestHead): Refusal | undefined => {
+    if (head.method !== "POST") return METHOD_NOT_ALLOWED;
+    if (!isJsonMediaType(head.header("content-type"))) return UNSUPPORTED_MEDIA_TYPE;
+    const length = declaredLength(head);
+    return length !== undefined && length > config.bodyLimitBytes ? overLimit : undefined;
+  };
+  return (head) => {
+    if (!callerAllowed(head)) return SOURCE_NOT_ALLOWED;
+    const accepted = tokenAccepted(head.token);
+    if (accepted === true) return rest(head);
+    if (accepted === false) return NOT_FOUND;
+    return accepted.then((yes) => (yes ? rest(head) : NOT_FOUND));
   };
 }
 
+/**
+ * The body's length as the request declares it, or undefined when it declares none (no
+ * Content-Length, or a Transfer-Encoding, which overrides it): such a body is counted as it
+ * streams in. The apiserver's always declare one.
+ */
+export function declaredLength(head: RequestHead): number | undefined {
+  const length = head.header("content-length");
+  if (length === undefined || head.header("transfer-encoding") !== undefined) return undefined;
+  return Number(length);
+}
+
 /** Whether the caller's network may call at all; unknown addresses are refused (fail closed). */
-function callerNetworkCheck(
-  allowed: Config["allowedCallers"],
-  callerAddress: AdmissionOptions["callerAddress"],
-  log: Logger,
-): (c: Context) => boolean {
+function callerNetworkCheck(allowed: Config["allowedCallers"], log: Logger): (head: RequestHead) => boolean {
   if (!allowed) return () => true;
   let unknownCallerLogged = false;
-  return (c) => {
-    const address = callerAddress?.(c);
+  return (head) => {
+    const address = head.callerAddress();
     if (address === undefined && !unknownCallerLogged) {
       unknownCallerLogged = true;
       log({
@@ -70,56 +105,64 @@ function callerNetworkCheck(
   };
 }
 
-/** Whether `given` is one of the accepted path tokens. */
+/**
+ * Whether a given path token is one of the accepted ones. Each accepted token is hashed once, at
+ * start; a given one once per request; the digests are compared in constant time, against every
+ * accepted token, so timing tells neither how much of a token was right nor which one matched.
+ */
+export function createTokenCheck(
+  tokens: readonly string[],
+  hash: TokenHash = sha256,
+): (given: string | undefined) => boolean | Promise<boolean> {
+  if (tokens.length === 0) return (given) => given === undefined;
+  const hashed = tokens.map(hash);
+  let digests: readonly (string | null)[] | Promise<readonly (string | null)[]> = hashed.some(isPromise)
+    ? Promise.all(hashed).then((known) => (digests = known))
+    : (hashed as (string | null)[]);
+  return (given) => {
+    if (given === undefined) return false;
+    const digest = hash(given);
+    if (isPromise(digest) || isPromise(digests)) {
+      return Promise.all([digests, digest]).then(([known, mine]) => matchesAny(known, mine));
+    }
+    return matchesAny(digests, digest);
+  };
+}
+
+/** Whether `given` is one of the accepted path tokens (a one-off createTokenCheck). */
 export async function tokenMatches(
   tokens: readonly string[],
   given: string | undefined,
-  hash?: (text: string) => string | Promise<string>,
+  hash?: TokenHash,
 ): Promise<boolean> {
-  if (given === undefined) return false;
-  // Compare against every token, so timing does not tell which one matched.
-  const results = await Promise.all(tokens.map((token) => timingSafeEqual(token, given, hash)));
-  return results.includes(true);
+  if (tokens.length === 0) return false;
+  return createTokenCheck(tokens, hash)(given);
+}
+
+function matchesAny(digests: readonly (string | null)[], given: string | null): boolean {
+  if (given === null) return false;
+  let matched = false;
+  // No early exit: every digest is compared.
+  for (const digest of digests) matched = (digest !== null && constantTimeEqual(digest, given)) || matched;
+  return matched;
+}
+
+/** Equality whose time depends on the lengths only, never on where the strings differ. */
+function constantTimeEqual(a: string, b: string): boolean {
+  let difference = a.length ^ b.length;
+  const length = Math.max(a.length, b.length);
+  for (let i = 0; i < length; i++) difference |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
+  return difference === 0;
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as Promise<T> | null)?.then === "function";
 }
 
 /** `application/json` or any `application/*+json`, parameters allowed (a proxy may add them). */
 export function isJsonMediaType(header: string | undefined): boolean {
+  if (header === "application/json") return true;
   if (!header) return false;
   const type = header.split(";", 1)[0]!.trim().toLowerCase();
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
-}
-
-/**
- * The 413 of a body over the limit, decided before the body is parsed. Synchronous when the
- * request gives its length, as the apiserver's always do: no promise on the common path.
- */
-function bodySizeCheck(
-  limitBytes: number,
-  report: Report,
-): (c: Context) => Response | undefined | Promise<Response | undefined> {
-  const tooLarge = (c: Context) =>
-    report.refuse(c, "too-large", 413, `request body is larger than the limit of ${limitBytes} bytes`);
-  // Bodies without a length are counted as they stream in, by Hono's bodyLimit.
-  const streamedSizeGuard = bodyLimit({ maxSize: limitBytes, onError: tooLarge });
-  const streamed = async (c: Context) => {
-    let within = false;
-    let response: Response | undefined;
-    try {
-      // Reads the whole body, counting it: a broken upload fails here.
-      response =
-        (await streamedSizeGuard(c, async () => {
-          within = true;
-        })) ?? undefined;
-    } catch (error) {
-      return report.unreadable(c, error);
-    }
-    return within ? undefined : (response ?? tooLarge(c));
-  };
-  return (c) => {
-    // Deciding from Content-Length alone keeps the Node adapter's fast body read (touching the
-    // body stream first would build a full Request).
-    const length = c.req.header("content-length");
-    if (length === undefined || c.req.header("transfer-encoding") !== undefined) return streamed(c);
-    return Number(length) > limitBytes ? tooLarge(c) : undefined;
-  };
 }

@@ -1,90 +1,120 @@
-import type { Context } from "hono";
 import { clip, REASON_LIMIT } from "../clip";
+import type { LogReviews } from "../config";
 import { describeObject } from "../engine/describe";
 import { summarize } from "../engine/summary";
 import type { Logger } from "../log";
-import type { Metrics } from "../metrics/metrics";
+import { type Metrics, noMetrics } from "../metrics/metrics";
 import type { Failure, RejectionReason } from "../outcomes";
 import type { ConversionReview } from "../protocol";
+import type { HttpReply } from "./reply";
 
 /** The 4xx statuses the app answers with: only for requests that are not reviews at all. */
 export type RefusalStatus = 400 | 404 | 405 | 413 | 415;
 
-/** What the app tells about each request: one log line, the metrics, and the reply of a refusal. */
+/** Why a request is not answered as a review. */
+export interface Refusal {
+  reason: RejectionReason;
+  status: RefusalStatus;
+  /** The error the caller reads. */
+  message: string;
+  headers?: Readonly<Record<string, string>>;
+  /** What only the log needs. */
+  detail?: string;
+}
+
+/**
+ * What the app tells about each request: its log line, the metrics, and the reply of a refusal.
+ * Platform-neutral: replies are plain HttpReply values, whoever writes them.
+ */
 export interface Report {
   /**
-   * Every refusal is counted; 4xx that say something about the caller are logged too (`detail`:
-   * what only the log needs). The error is clipped: it may quote what the caller sent.
+   * Every refusal is counted; 4xx that say something about the caller are logged too. The error
+   * and the detail are clipped: they may quote what the caller sent.
    */
-  refuse(
-    c: Context,
-    reason: RejectionReason,
-    status: RefusalStatus,
-    message: string,
-    options?: { headers?: Record<string, string>; detail?: string },
-  ): Response;
-  notFound(c: Context): Response;
+  refuse(refusal: Refusal): HttpReply;
+  notFound(): HttpReply;
   /**
    * A body that broke off or was malformed in transit (an upload cut short, bad chunked
    * encoding): the caller's fault, not ours. On Node the socket is usually gone already.
    */
-  unreadable(c: Context, error: unknown): Response;
-  /** The log line and metrics of one review answered, converted or failed. */
-  reviewed(c: Context, review: ConversionReview, failure: Failure | undefined, durationMs: number, cold: boolean): void;
+  unreadable(error: unknown): HttpReply;
+  /**
+   * The metrics of one review answered, converted or failed, and its log line (failures always;
+   * successes when CRDSHIFT_LOG_REVIEWS=all). Returns the work to finish after the reply.
+   */
+  reviewed(
+    review: ConversionReview,
+    failure: Failure | undefined,
+    durationMs: number,
+    cold: boolean,
+  ): Promise<void> | undefined;
   /** A bug of ours: logged, and a 500 that never carries a stack trace or anything from the request. */
-  internalError(error: unknown, c: Context): Response;
+  internalError(error: unknown): HttpReply;
 }
 
 export interface ReportOptions {
   log: Logger;
   metrics: Metrics;
-  /** Runs work after the reply without delaying it (see AppOptions.defer). */
-  defer: (c: Context, work: Promise<void>) => void;
+  /** Which reviews get a log line (Config.logReviews). */
+  logReviews: LogReviews;
   /** Debug switch: name each review's objects in its log line. */
   logObjectNames: boolean;
 }
 
+export const NOT_FOUND: Refusal = { reason: "not-found", status: 404, message: "not found" };
+
 /** Built once per app: nothing here allocates per request beyond the records it writes. */
-export function createReport({ log, metrics, defer, logObjectNames }: ReportOptions): Report {
-  const flushMetricsAfterReply = (c: Context) => {
-    const work = metrics.pending();
-    if (work) defer(c, work);
-  };
-  const refuse: Report["refuse"] = (c, reason, status, message, options = {}) => {
+export function createReport({ log, metrics, logReviews, logObjectNames }: ReportOptions): Report {
+  const refuse: Report["refuse"] = ({ reason, status, message, headers, detail }) => {
     const error = clip(message, REASON_LIMIT);
-    const detail = options.detail === undefined ? {} : { detail: clip(options.detail, REASON_LIMIT) };
     metrics.rejected(reason);
     // 404s are the internet knocking: counted, not logged line by line.
-    if (status !== 404) log({ level: "warn", msg: "request rejected", status, reason, error, ...detail });
-    flushMetricsAfterReply(c);
-    return c.json({ error }, status, options.headers);
+    if (status !== 404) {
+      log({
+        level: "warn",
+        msg: "request rejected",
+        status,
+        reason,
+        error,
+        ...(detail === undefined ? {} : { detail: clip(detail, REASON_LIMIT) }),
+      });
+    }
+    return { status, body: JSON.stringify({ error }), ...(headers ? { headers } : {}), after: metrics.pending() };
   };
   return {
     refuse,
-    notFound: (c) => refuse(c, "not-found", 404, "not found"),
-    unreadable: (c, error) =>
-      refuse(c, "body-unreadable", 400, "the request body could not be read: the upload broke off or was malformed", {
+    notFound: () => refuse(NOT_FOUND),
+    unreadable: (error) =>
+      refuse({
+        reason: "body-unreadable",
+        status: 400,
+        message: "the request body could not be read: the upload broke off or was malformed",
         detail: describeError(error),
       }),
-    reviewed(c, review, failure, durationMs, cold) {
+    reviewed(review, failure, durationMs, cold) {
+      // A line for every read is log volume (and ingestion cost) that the metrics already cover.
+      const logged = failure !== undefined || logReviews === "all";
+      if (!logged && metrics === noMetrics) return undefined;
       const { request } = review;
       const summary = summarize(request.objects);
       const result = failure ? "failure" : "success";
-      log({
-        // crdshift's own bug is an error to whoever runs it; a user's failing object a warning.
-        level: failure ? (failure.cause === "internal-error" ? "error" : "warn") : "info",
-        msg: "review converted",
-        uid: clip(request.uid),
-        reviewVersion: review.apiVersion,
-        desiredAPIVersion: clip(request.desiredAPIVersion),
-        kinds: summary.kinds,
-        objects: request.objects.length,
-        durationMs,
-        cold,
-        result,
-        ...(failure ?? {}),
-        ...(logObjectNames ? { objectNames: objectNames(request.objects) } : {}),
-      });
+      if (logged) {
+        log({
+          // crdshift's own bug is an error to whoever runs it; a user's failing object a warning.
+          level: failure ? (failure.cause === "internal-error" ? "error" : "warn") : "info",
+          msg: "review converted",
+          uid: clip(request.uid),
+          reviewVersion: review.apiVersion,
+          desiredAPIVersion: clip(request.desiredAPIVersion),
+          kinds: summary.kinds,
+          objects: request.objects.length,
+          durationMs,
+          cold,
+          result,
+          ...(failure ?? {}),
+          ...(logObjectNames ? { objectNames: objectNames(request.objects) } : {}),
+        });
+      }
       metrics.review({
         crd: summary.crd,
         from: summary.from,
@@ -94,25 +124,13 @@ export function createReport({ log, metrics, defer, logObjectNames }: ReportOpti
         objects: request.objects.length,
         durationMs,
       });
-      flushMetricsAfterReply(c);
+      return metrics.pending();
     },
-    internalError(error, c) {
+    internalError(error) {
       log({ level: "error", msg: "internal error", error: clip(describeError(error), REASON_LIMIT) });
-      return c.json({ error: "internal error" }, 500);
+      return { status: 500, body: JSON.stringify({ error: "internal error" }) };
     },
   };
-}
-
-/** AppOptions.defer's default: the platform's `waitUntil` where it has one. */
-export function deferAfterReply(c: Context, work: Promise<void>): void {
-  let waitUntil: ((work: Promise<void>) => void) | undefined;
-  try {
-    const ctx = c.executionCtx;
-    waitUntil = ctx.waitUntil.bind(ctx);
-  } catch {
-    // No execution context (Node, Lambda): the promise runs on by itself.
-  }
-  waitUntil?.(work.catch(() => {}));
 }
 
 function describeError(error: unknown): string {

@@ -1,11 +1,11 @@
-import type { IncomingMessage, Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ServerType, serve as serveNode } from "@hono/node-server";
-import type { Context } from "hono";
+import type { ServerType } from "@hono/node-server";
 import { createJsonLogger } from "../log";
 import { kindLabel } from "../protocol/api-version";
 import type { Registry } from "../registry";
 import { importCloudWatchSdk } from "./cloudwatch-sdk";
+import { nodeCallerAddress, nodeRequestListener } from "./node-review-route";
 import { applyNodeTimeouts } from "./node-timeouts";
 import { sha256Hex } from "./sha256";
 import { startApp } from "./start";
@@ -51,9 +51,6 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
   const log = createJsonLogger((line, record) =>
     (record.level === "error" ? process.stderr : process.stdout).write(`${line}\n`),
   );
-  // The socket's peer: the only address on Node nobody can forge with a header.
-  const callerAddress = (c: Context) =>
-    (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
   const writeMetricLine = (line: string) => process.stdout.write(`${line}\n`);
   const started = startApp(registry, {
     env,
@@ -61,7 +58,7 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
     writeMetricLine,
     loadCloudWatchSdk: importCloudWatchSdk,
     startedAt,
-    callerAddress,
+    callerAddress: nodeCallerAddress,
     tokenHash: sha256Hex,
   });
   if (!started.ok) throw started.error;
@@ -69,14 +66,14 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
 
   let listened: (value: { url: string; address: string; port: number }) => void;
   const listening = new Promise<{ url: string; address: string; port: number }>((resolve) => (listened = resolve));
-  const server = serveNode({ fetch: started.app.fetch, port, hostname }, (info: AddressInfo) => {
+  const server = applyNodeTimeouts(createServer(nodeRequestListener(started.webhook, hostname)));
+  server.listen(port, hostname, () => {
+    const info = server.address() as AddressInfo;
     const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
     const url = `http://${host}:${info.port}${path}`;
     if (options.banner ?? true) console.log(banner(registry, url, path));
     listened({ url, address: info.address, port: info.port });
   });
-  // A node:http Server (no other createServer given), set before its first connection arrives.
-  applyNodeTimeouts(server as Server);
 
   const close = () =>
     new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));

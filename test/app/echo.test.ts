@@ -44,7 +44,7 @@ function longestLine(lines: string[]): number {
 
 describe("request text echoed in logs, metrics and messages is bounded", () => {
   it("a 512 KiB uid: the log line is short, the reply still carries the whole uid", async () => {
-    const { app, lines, emf } = observedApp();
+    const { app, lines, emf } = observedApp({ env: { CRDSHIFT_LOG_REVIEWS: "all" } });
     const sent = review("example.com/v1", [cronTab("v1beta1", "a", { hostPort: "h:1" })]);
     sent.request.uid = "u".repeat(HUGE);
     const res = await post(app, wire(sent));

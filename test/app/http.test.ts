@@ -153,7 +153,9 @@ describe("HTTP: health", () => {
 });
 
 describe("HTTP: the path token", () => {
-  const { app, logs } = testApp({ env: { CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_TOKEN_NEXT: NEXT } });
+  const { app, logs } = testApp({
+    env: { CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_TOKEN_NEXT: NEXT, CRDSHIFT_LOG_REVIEWS: "all" },
+  });
 
   it("converts at /convert/<token>, with the apiserver's query", async () => {
     await convertOk(app, docsReview(), `/convert/${TOKEN}?timeout=30s`);

@@ -6,8 +6,20 @@ const docsV1 = readFileSync(new URL("../../examples/requests/docs-v1.json", impo
 const TOKEN = "log-test-token-0123456789";
 
 describe("the log line per review", () => {
-  it("says which review, which kinds, how many, how long and how it ended; never contents or the token", async () => {
+  it("is written for failed reviews only by default: metrics count the rest", async () => {
     const { app, logs } = testApp({ env: { CRDSHIFT_TOKEN: TOKEN } });
+    expect((await post(app, docsV1, { path: `/convert/${TOKEN}` })).status).toBe(200);
+    expect(logs).toEqual([]);
+    const failing = docsV1.replace('"desiredAPIVersion": "example.com/v1"', '"desiredAPIVersion": "example.com/v9"');
+    expect(failing).not.toBe(docsV1);
+    await post(app, failing, { path: `/convert/${TOKEN}` });
+    expect(logs).toEqual([
+      expect.objectContaining({ level: "warn", msg: "review converted", result: "failure", cause: "unknown-version" }),
+    ]);
+  });
+
+  it("says which review, which kinds, how many, how long and how it ended; never contents or the token", async () => {
+    const { app, logs } = testApp({ env: { CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_LOG_REVIEWS: "all" } });
     await post(app, docsV1, { path: `/convert/${TOKEN}` });
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({
@@ -28,7 +40,7 @@ describe("the log line per review", () => {
   });
 
   it("names the objects, and only them, behind CRDSHIFT_LOG_OBJECT_NAMES", async () => {
-    const { app, logs } = testApp({ env: { CRDSHIFT_LOG_OBJECT_NAMES: "true" } });
+    const { app, logs } = testApp({ env: { CRDSHIFT_LOG_OBJECT_NAMES: "true", CRDSHIFT_LOG_REVIEWS: "all" } });
     await post(app, docsV1);
     expect(logs[0]!.objectNames).toEqual([
       expect.stringMatching(/^object 0 \(default\/local-crontab, uid /),

@@ -174,8 +174,11 @@ describe("the built Lambda bundle behind a function URL", () => {
     );
   });
 
-  it("logs one line per review, with no token and no object contents", async () => {
+  it("logs a failed review in one line, with no token and no object contents; successful ones not", async () => {
+    const failing = { ...read("docs-v1.json") };
+    failing.request = { ...failing.request, uid: "failing-review-uid", desiredAPIVersion: "example.com/v9" };
     await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) }));
+    await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(failing) }));
     const out = await new Promise<string>((resolve) => setTimeout(() => resolve(lambda.stderr), 50));
     const lines = out
       .trim()
@@ -183,9 +186,12 @@ describe("the built Lambda bundle behind a function URL", () => {
       .map((l) => JSON.parse(l));
     expect(
       lines.some(
-        (l) => l.msg === "review converted" && l.uid === "705ab4f5-6393-11e8-b7cc-42010a800002" && l.objects === 2,
+        (l) =>
+          l.msg === "review converted" && l.uid === "failing-review-uid" && l.objects === 2 && l.result === "failure",
       ),
     ).toBe(true);
+    // Successful reviews are counted by the metrics (EMF), not logged line by line.
+    expect(lines.some((l) => l.msg === "review converted" && l.result === "success")).toBe(false);
     expect(out).not.toContain(TOKEN);
     expect(out).not.toContain(NEXT);
     expect(out).not.toContain("localhost:1234");

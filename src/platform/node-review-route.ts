@@ -1,0 +1,145 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { getRequestListener } from "@hono/node-server";
+import type { Context } from "hono";
+import type { Webhook } from "../app";
+import type { Refusal } from "../http/report";
+import type { RequestHead } from "../http/admission";
+import { type HttpReply, JSON_CONTENT_TYPE } from "../http/reply";
+
+/**
+ * The Node server's request listener: reviews the apiserver sends take the server's own route;
+ * everything else goes to the Hono app on @hono/node-server, as that package's `serve()` would
+ * hand it. `hostname` stands in for a request without a Host header.
+ */
+export function nodeRequestListener(webhook: Webhook, hostname: string): RequestListener {
+  return nodeReviewRoute(webhook, getRequestListener(webhook.app.fetch, { hostname }));
+}
+
+/** The caller's address in the Hono app on Node: the socket's peer, which no header can forge. */
+export function nodeCallerAddress(c: Context): string | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
+}
+
+/**
+ * The Node server's own way for the requests a cluster sends: a POST of a review with a
+ * declared length, to `/convert` or `/convert/<token>` (with the apiserver's `?timeout=30s`),
+ * admitted by the app's checks. It calls the same functions as the Hono app's route (admission,
+ * the review route, the report) and writes their reply straight to the socket, without building
+ * a Request and a Response for it: on a single-object review that machinery costs about a sixth
+ * of the server's CPU. Everything else, every refusal included, goes to `fallback`, the Hono app
+ * on @hono/node-server, which answers it as on every platform (docs/architecture.md).
+ */
+export function nodeReviewRoute({ admit, review, report }: Webhook, fallback: RequestListener): RequestListener {
+  return (req, res) => {
+    const target = req.method === "POST" ? REVIEW_TARGET.exec(req.url ?? "") : null;
+    if (target === null) return fallback(req, res);
+    const { rawHeaders } = req;
+    // Bodies without a length are counted as they stream in, by the app's route.
+    if (fetchHeader(rawHeaders, "content-length") === undefined) return fallback(req, res);
+    if (fetchHeader(rawHeaders, "transfer-encoding") !== undefined) return fallback(req, res);
+    // A Host the adapter would not take as it is (it may refuse it) goes through the adapter.
+    if (!PLAIN_HOST.test(firstHeader(rawHeaders, "host") ?? "")) return fallback(req, res);
+    const head: RequestHead = {
+      method: "POST",
+      token: target[1],
+      header: (name) => fetchHeader(rawHeaders, name),
+      callerAddress: () => req.socket.remoteAddress,
+    };
+    const go = (refusal: Refusal | undefined) => {
+      // A refusal is the app's to answer, counted and logged once there; it runs the same checks.
+      if (refusal) return fallback(req, res);
+      review(() => readBody(req)).then(
+        (reply) => send(res, reply),
+        (error: unknown) => send(res, report.internalError(error)),
+      );
+    };
+    try {
+      const admitted = admit(head);
+      if (admitted instanceof Promise) admitted.then(go, (error: unknown) => send(res, report.internalError(error)));
+      else go(admitted);
+    } catch (error) {
+      send(res, report.internalError(error));
+    }
+  };
+}
+
+/**
+ * The request targets this route takes: the paths the Hono app routes to its review route (a
+ * token's characters only, nothing to decode), with a plain query (`timeout=30s`) or none.
+ */
+const REVIEW_TARGET = /^\/convert(?:\/([A-Za-z0-9_-]+))?(?:\?[A-Za-z0-9._~=&:+,-]*)?$/;
+
+/**
+ * Hosts @hono/node-server takes as they are (lower-case name, an optional port it accepts
+ * without parsing); for any other it builds a URL, which may refuse the request.
+ */
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5][0-9]{3,4}|[6-9][0-9]{3}))?$/;
+
+/** A header as the Fetch API reads it, as the Hono app sees it: repeats joined with ", ". */
+function fetchHeader(rawHeaders: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const field = rawHeaders[i]!;
+    if (field.length !== name.length || field.toLowerCase() !== name) continue;
+    const part = trimHttpWhitespace(rawHeaders[i + 1]!);
+    value = value === undefined ? part : `${value}, ${part}`;
+  }
+  return value;
+}
+
+/** Without leading and trailing tabs, spaces, CR and LF: what Fetch strips, and only that. */
+function trimHttpWhitespace(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isHttpWhitespace(value.charCodeAt(start))) start++;
+  while (end > start && isHttpWhitespace(value.charCodeAt(end - 1))) end--;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
+}
+
+function isHttpWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** The first of a header's values: Node keeps only the first Host. */
+function firstHeader(rawHeaders: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const field = rawHeaders[i]!;
+    if (field.length === name.length && field.toLowerCase() === name) return rawHeaders[i + 1];
+  }
+  return undefined;
+}
+
+/** The body's text; rejects when the upload breaks off before its declared length. */
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(utf8Text(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))));
+    req.on("error", reject);
+    // Every request closes after its "end"; one that closes before it lost its connection
+    // mid-body. (An Error is built only then: its stack trace costs more than the rest of this.)
+    req.on("close", () => {
+      if (!req.readableEnded) reject(new Error("the connection closed before the whole body arrived"));
+    });
+  });
+}
+
+/**
+ * The text of UTF-8 bytes as the Fetch API's text() reads it (the Hono app's way): invalid bytes
+ * replaced, a leading byte order mark dropped. Buffer's decoder, several times faster than
+ * TextDecoder on a small body, replaces invalid bytes the same way (tested).
+ */
+export function utf8Text(bytes: Buffer): string {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bytes.toString("utf8", bom ? 3 : 0);
+}
+
+/** One reply, headers and body in one write. */
+function send(res: ServerResponse, { status, body, headers }: HttpReply): void {
+  res.writeHead(status, {
+    ...headers,
+    "Content-Type": JSON_CONTENT_TYPE,
+    "Content-Length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
