@@ -131,23 +131,6 @@ export function holdsNonFiniteNumber(root: unknown): boolean {
   return false;
 }
 
-/**
- * The converter's private copy of an object's metadata: a deep copy, except `managedFields`,
- * which is shared. It is most of the bytes (a 1 KB object's fieldsV1 tree), converters have no
- * business there, and the apiserver throws away every metadata change but labels and annotations
- * anyway (restoreObjectMeta), so copying it would protect nothing the cluster sees.
- */
-export function privateMetadata(metadata: JsonObject): JsonObject {
-  const copy: JsonObject = {};
-  for (const key of Object.keys(metadata)) {
-    const value = metadata[key];
-    if (key === "managedFields") copy[key] = value;
-    else if (key === "__proto__") setKey(copy, key, copyJson(value));
-    else copy[key] = copyJson(value);
-  }
-  return copy;
-}
-
 /** A JSON value's type in words, for messages: "an array", "null", "a number". */
 export function jsonTypeName(value: unknown): string {
   if (value === null) return "null";
