@@ -25,15 +25,19 @@ export function guardMetadata(original: JsonObject | undefined, converted: unkno
     if (!isJsonObject(next)) {
       invalidMetadata(`invalid metadata.${field} of type ${goTypeName(next)} in converted object`);
     }
-    const bad = nonStringKey(next);
-    if (bad !== undefined) {
-      invalidMetadata(
-        `metadata.${field}[${bad}] must be a string, but is ${goTypeName(next[bad])} in converted object`,
-      );
+    // Keys and values read once, in bulk, for both checks: all strings, and unchanged.
+    const keys = Object.keys(next);
+    const values = Object.values(next);
+    for (let i = 0; i < values.length; i++) {
+      if (typeof values[i] !== "string") {
+        invalidMetadata(
+          `metadata.${field}[${keys[i]}] must be a string, but is ${goTypeName(values[i])} in converted object`,
+        );
+      }
     }
     const strings = next as Record<string, string>;
     const before = original?.[field];
-    if (isJsonObject(before) && sameStrings(before, strings)) continue;
+    if (isJsonObject(before) && sameStrings(before, strings, keys, values as string[])) continue;
     const invalid = field === "labels" ? labelsError(strings) : annotationsError(strings);
     if (invalid) invalidMetadata(invalid);
     if (!copied) {
@@ -49,13 +53,12 @@ function invalidMetadata(problem: string): never {
   throw new ConversionFailure("invalid-metadata", problem);
 }
 
-function sameStrings(a: JsonObject, b: Record<string, string>): boolean {
-  // A converter that kept the map has it in the same order: compared by position, with no
-  // lookup by key. Otherwise key by key.
-  const keys = Object.keys(b);
+/** Whether `b` (its keys and values given) holds the same strings under the same keys as `a`. */
+function sameStrings(a: JsonObject, b: Record<string, string>, keys: string[], values: string[]): boolean {
   const keysBefore = Object.keys(a);
   if (keysBefore.length !== keys.length) return false;
-  const values = Object.values(b);
+  // A converter that kept the map has it in the same order: compared by position, with no
+  // lookup by key. Otherwise key by key.
   const valuesBefore = Object.values(a);
   let inOrder = true;
   for (let i = 0; i < keys.length; i++) {
