@@ -15,38 +15,45 @@ const MUTABLE_FIELDS = ["labels", "annotations"] as const;
  */
 export function guardMetadata(original: JsonObject | undefined, converted: unknown): JsonObject {
   // The original object is ours (parsed from the request) and untouched by converters, which
-  // work on a copy: reuse it unless labels or annotations change.
-  let metadata: JsonObject = original ?? {};
-  let copied = false;
+  // work on a copy: reuse it unless labels or annotations change. Each field read by name.
   const fromConverter = isJsonObject(converted) ? converted : undefined;
-  for (const field of MUTABLE_FIELDS) {
-    const next = fromConverter?.[field];
-    if (next === undefined || next === null) continue;
-    if (!isJsonObject(next)) {
-      invalidMetadata(`invalid metadata.${field} of type ${goTypeName(next)} in converted object`);
-    }
-    // Keys and values read once, in bulk, for both checks: all strings, and unchanged.
-    const keys = Object.keys(next);
-    const values = Object.values(next);
-    for (let i = 0; i < values.length; i++) {
-      if (typeof values[i] !== "string") {
-        invalidMetadata(
-          `metadata.${field}[${keys[i]}] must be a string, but is ${goTypeName(values[i])} in converted object`,
-        );
-      }
-    }
-    const strings = next as Record<string, string>;
-    const before = original?.[field];
-    if (isJsonObject(before) && sameStrings(before, strings, keys, values as string[])) continue;
-    const invalid = field === "labels" ? labelsError(strings) : annotationsError(strings);
-    if (invalid) invalidMetadata(invalid);
-    if (!copied) {
-      metadata = { ...metadata };
-      copied = true;
-    }
-    metadata[field] = strings;
-  }
+  const labels = changedMap("labels", fromConverter?.labels, original?.labels);
+  const annotations = changedMap("annotations", fromConverter?.annotations, original?.annotations);
+  if (labels === undefined && annotations === undefined) return original ?? {};
+  const metadata: JsonObject = { ...original };
+  if (labels !== undefined) metadata.labels = labels;
+  if (annotations !== undefined) metadata.annotations = annotations;
   return metadata;
+}
+
+/**
+ * The converter's labels or annotations (`next`), when they are to replace the original ones
+ * (`before`): undefined when left out or unchanged. Throws when they are invalid.
+ */
+function changedMap(
+  field: (typeof MUTABLE_FIELDS)[number],
+  next: unknown,
+  before: unknown,
+): Record<string, string> | undefined {
+  if (next === undefined || next === null) return undefined;
+  if (!isJsonObject(next)) {
+    invalidMetadata(`invalid metadata.${field} of type ${goTypeName(next)} in converted object`);
+  }
+  // Keys and values read once, in bulk, for both checks: all strings, and unchanged.
+  const keys = Object.keys(next);
+  const values = Object.values(next);
+  for (let i = 0; i < values.length; i++) {
+    if (typeof values[i] !== "string") {
+      invalidMetadata(
+        `metadata.${field}[${keys[i]}] must be a string, but is ${goTypeName(values[i])} in converted object`,
+      );
+    }
+  }
+  const strings = next as Record<string, string>;
+  if (isJsonObject(before) && sameStrings(before, strings, keys, values as string[])) return undefined;
+  const invalid = field === "labels" ? labelsError(strings) : annotationsError(strings);
+  if (invalid) invalidMetadata(invalid);
+  return strings;
 }
 
 function invalidMetadata(problem: string): never {
@@ -126,9 +133,14 @@ export function privateMetadata(metadata: JsonObject): JsonObject {
   // A spread copies every key as data (`__proto__` too) and keeps the original's shape; then
   // the values that are objects are copied in place.
   const copy: JsonObject = { ...metadata };
-  for (const key of Object.keys(copy)) {
-    const value = copy[key];
-    if (typeof value !== "object" || value === null || key === "managedFields") continue;
+  const values = Object.values(copy);
+  let keys: string[] | undefined;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (typeof value !== "object" || value === null) continue;
+    keys ??= Object.keys(copy);
+    const key = keys[i]!;
+    if (key === "managedFields") continue;
     const copied = key === "labels" || key === "annotations" ? { ...value } : copyJson(value);
     // An own `__proto__` field is a data property: assigning to it cannot reach the prototype.
     copy[key] = copied;
