@@ -3,7 +3,8 @@ import { ConversionFailure } from "./conversion-failure";
 import { copyJson, goTypeName, isJsonObject, type JsonObject, jsonTypeName } from "./json-values";
 import { annotationsError, labelsError } from "./labels";
 
-const MUTABLE_FIELDS = ["labels", "annotations"] as const;
+/** The metadata fields a converter may change. */
+type MutableField = "labels" | "annotations";
 
 /**
  * The metadata of a converted object, under the apiserver's rules: only `labels` and
@@ -30,11 +31,7 @@ export function guardMetadata(original: JsonObject | undefined, converted: unkno
  * The converter's labels or annotations (`next`), when they are to replace the original ones
  * (`before`): undefined when left out or unchanged. Throws when they are invalid.
  */
-function changedMap(
-  field: (typeof MUTABLE_FIELDS)[number],
-  next: unknown,
-  before: unknown,
-): Record<string, string> | undefined {
+function changedMap(field: MutableField, next: unknown, before: unknown): Record<string, string> | undefined {
   if (next === undefined || next === null) return undefined;
   if (!isJsonObject(next)) {
     invalidMetadata(`invalid metadata.${field} of type ${goTypeName(next)} in converted object`);
@@ -106,7 +103,7 @@ function stringOrAbsent(value: unknown): boolean {
   return value === undefined || value === null || typeof value === "string";
 }
 
-function stringMapError(field: (typeof MUTABLE_FIELDS)[number], value: unknown): string | undefined {
+function stringMapError(field: MutableField, value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (!isJsonObject(value)) return `metadata.${field} is ${jsonTypeName(value)}, not a map of strings`;
   const bad = nonStringKey(value);
