@@ -1,9 +1,9 @@
 import { quote } from "../clip";
 import type { Failure, Result } from "../outcomes";
-import { parseApiVersion } from "../protocol/api-version";
+import { type GroupVersion, parseApiVersion } from "../protocol/api-version";
 import type { Registry } from "../registry/registry";
 import { ConversionFailure } from "./conversion-failure";
-import { finishObject, startObject } from "./convert-object";
+import { finishObject, type KindMemo, startObject } from "./convert-object";
 import { DEADLINE_PASSED, pastDeadline, type TimeBudget, withDeadline } from "./time-budget";
 import { budgetMessage, failureMessage, internalErrorText, notAnObjectMessage } from "./failure-messages";
 import { isJsonObject, type JsonObject } from "./json-values";
@@ -37,6 +37,20 @@ export async function convertObjects(
   objects: readonly unknown[],
   options: BatchOptions = {},
 ): Promise<BatchResult> {
+  return convertEach(registry, desiredAPIVersion, objects, options);
+}
+
+/**
+ * `convertObjects`, answered synchronously while every converter is: a promise per review
+ * would cost more than a typical converter. Only when a converter returns a promise does the
+ * rest of the batch continue after it, with the same checks in the same order.
+ */
+export function convertEach(
+  registry: Registry,
+  desiredAPIVersion: string,
+  objects: readonly unknown[],
+  options: BatchOptions = {},
+): BatchResult | Promise<BatchResult> {
   const desired = parseApiVersion(desiredAPIVersion);
   if (!desired) {
     return {
@@ -45,26 +59,84 @@ export async function convertObjects(
       message: `desiredAPIVersion ${quote(desiredAPIVersion)} is not of the form group/version`,
     };
   }
-  const { budget, mayHoldProtoKeys = true } = options;
-  const converted: JsonObject[] = new Array(objects.length);
-  for (let index = 0; index < objects.length; index++) {
+  const batch: Batch = {
+    registry,
+    desired,
+    desiredAPIVersion,
+    objects,
+    budget: options.budget,
+    mayHoldProtoKeys: options.mayHoldProtoKeys ?? true,
+    kinds: {},
+    converted: new Array(objects.length),
+  };
+  const outcome = convertFrom(0, batch);
+  return outcome instanceof Waiting ? finishAsync(outcome, batch) : outcome;
+}
+
+/** One batch's inputs, and its results so far. */
+interface Batch {
+  registry: Registry;
+  desired: GroupVersion;
+  desiredAPIVersion: string;
+  objects: readonly unknown[];
+  budget: TimeBudget | undefined;
+  mayHoldProtoKeys: boolean;
+  kinds: KindMemo;
+  converted: JsonObject[];
+}
+
+/** An object whose converter returned a promise: where the batch waits. */
+class Waiting {
+  constructor(
+    readonly index: number,
+    readonly started: Promise<JsonObject>,
+  ) {}
+}
+
+/**
+ * Converts the objects from `first` on, until one fails, all are done, or one's converter
+ * returns a promise. Each object: the deadline, then that it is an object, then its conversion.
+ */
+function convertFrom(first: number, batch: Batch): BatchResult | Waiting {
+  const { objects, converted, budget } = batch;
+  for (let index = first; index < objects.length; index++) {
+    if (pastDeadline(budget)) return budgetExceeded(index, batch);
     const object = objects[index];
-    if (pastDeadline(budget)) return budgetExceeded(index, objects, desiredAPIVersion, budget?.budgetMs);
     if (!isJsonObject(object)) {
       return { ok: false, cause: "invalid-object", index, message: notAnObjectMessage(index, object) };
     }
     try {
-      const started = startObject(registry, object, desired, mayHoldProtoKeys);
-      // Await only what is really asynchronous: a microtask per object would cost more than
-      // a typical converter. A converter that never settles still meets the deadline.
-      const output = started instanceof Promise ? await withDeadline(started, budget) : started;
-      converted[index] = finishObject(output, object, desiredAPIVersion);
+      const started = startObject(batch.registry, object, batch.desired, batch.mayHoldProtoKeys, batch.kinds);
+      if (started instanceof Promise) return new Waiting(index, started);
+      converted[index] = finishObject(started, object, batch.desiredAPIVersion);
     } catch (error) {
-      if (error === DEADLINE_PASSED) return budgetExceeded(index, objects, desiredAPIVersion, budget?.budgetMs);
-      return { ok: false, index, ...objectFailure(error, index, object, desiredAPIVersion) };
+      return caught(error, index, object, batch);
     }
   }
   return { ok: true, objects: converted };
+}
+
+/** The rest of a batch once a converter returned a promise: awaited (against the deadline), then on. */
+async function finishAsync(waiting: Waiting, batch: Batch): Promise<BatchResult> {
+  for (;;) {
+    const { index } = waiting;
+    const object = batch.objects[index] as JsonObject;
+    try {
+      // A converter that never settles still meets the deadline.
+      const output = await withDeadline(waiting.started, batch.budget);
+      batch.converted[index] = finishObject(output, object, batch.desiredAPIVersion);
+    } catch (error) {
+      return caught(error, index, object, batch);
+    }
+    const outcome = convertFrom(index + 1, batch);
+    if (!(outcome instanceof Waiting)) return outcome;
+    waiting = outcome;
+  }
+}
+
+function caught(error: unknown, index: number, object: JsonObject, batch: Batch): BatchResult {
+  if (error === DEADLINE_PASSED) return budgetExceeded(index, batch);
+  return { ok: false, index, ...objectFailure(error, index, object, batch.desiredAPIVersion) };
 }
 
 /**
@@ -85,16 +157,11 @@ function objectFailure(error: unknown, index: number, object: JsonObject, desire
     : { cause: error.failureCause, message };
 }
 
-function budgetExceeded(
-  index: number,
-  objects: readonly unknown[],
-  desiredAPIVersion: string,
-  budgetMs: number | undefined,
-): BatchResult {
+function budgetExceeded(index: number, { objects, desiredAPIVersion, budget }: Batch): BatchResult {
   return {
     ok: false,
     cause: "budget-exceeded",
     index,
-    message: budgetMessage(index, objects, desiredAPIVersion, budgetMs),
+    message: budgetMessage(index, objects, desiredAPIVersion, budget?.budgetMs),
   };
 }

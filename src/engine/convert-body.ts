@@ -1,11 +1,11 @@
 import type { Failure, Rejection, Result } from "../outcomes";
-import { scanBody, treeDepth } from "../protocol/body-scan";
+import { scanBody, treeShape } from "../protocol/body-scan";
 import { type Decoded, decodeJson, encodeJson, JsonError, OutOfRange, syntaxErrorMessage } from "../protocol/json";
 import { failureReply, successReply } from "../protocol/reply";
 import { type ConversionReview, parseReview } from "../protocol/review-schema";
 import { exceedsEmbedded } from "../protocol/size";
 import type { Registry } from "../registry";
-import { type BatchResult, convertObjects } from "./convert-batch";
+import { type BatchResult, convertEach } from "./convert-batch";
 import type { TimeBudget } from "./time-budget";
 import { describeObject } from "./describe";
 import { holdsNonFiniteNumber, holdsValue, isJsonObject } from "./json-values";
@@ -41,12 +41,14 @@ export async function convertBody(registry: Registry, text: string, options: Bod
     read.refusal ??
     limitFailure(request.objects, limits) ??
     (decoded.outOfRange ? outOfRangeFailure(request.objects) : undefined);
-  const result: BatchResult = refusal
+  const converting: BatchResult | Promise<BatchResult> = refusal
     ? { ok: false, ...refusal }
-    : await convertObjects(registry, request.desiredAPIVersion, request.objects, {
+    : convertEach(registry, request.desiredAPIVersion, request.objects, {
         budget: options.budget,
-        mayHoldProtoKeys: mayHoldProtoKey(text),
+        mayHoldProtoKeys: read.protoKeys ?? mayHoldProtoKey(text),
       });
+  // Awaited only when a converter was asynchronous.
+  const result = converting instanceof Promise ? await converting : converting;
   return {
     ok: true,
     review,
@@ -55,13 +57,15 @@ export async function convertBody(registry: Registry, text: string, options: Bod
 }
 
 /**
- * A parsed body, how deep it nests (0: too short to matter), and the refusal of a limit decided
- * before parsing (`decoded` is then the envelope alone).
+ * A parsed body, how deep it nests (0: too short to matter), the refusal of a limit decided
+ * before parsing (`decoded` is then the envelope alone), and, when the parsed tree was walked,
+ * whether a key in it is named `__proto__` (undefined: not walked, the text tells).
  */
 interface Read {
   decoded: Decoded;
   depth: number;
   refusal: Failure | undefined;
+  protoKeys?: boolean;
 }
 
 /**
@@ -96,10 +100,14 @@ function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
       const decoded = decodeJson(text, DECODE);
       // Each level takes two characters: a body this short nests less than the limit, and too
       // little to keep JSON.stringify long (a 10,000-deep chain: 6 ms before it gives up).
-      const depth = text.length > 2 * Math.min(limits.maxDepth, 10_000) ? treeDepth(decoded.value) : 0;
+      if (text.length <= 2 * Math.min(limits.maxDepth, 10_000))
+        return { ok: true, decoded, depth: 0, refusal: undefined };
+      // The walk that measures the depth also finds any `__proto__` key, which saves searching
+      // the text for one (and its escaped spellings).
+      const { depth, protoKey } = treeShape(decoded.value);
       return depth > limits.maxDepth
         ? tooDeep(depth, limits.maxDepth)
-        : { ok: true, decoded, depth, refusal: undefined };
+        : { ok: true, decoded, depth, refusal: undefined, protoKeys: protoKey };
     }
     const shape = scanBody(text, limits.maxObjectBytes);
     if (shape.depth > limits.maxDepth) return tooDeep(shape.depth, limits.maxDepth);

@@ -1,8 +1,10 @@
 import type { GroupVersion } from "../protocol/api-version";
+import type { KindDefinition } from "../registry/kind";
 import type { Registry } from "../registry/registry";
+import type { Route } from "../registry/routes";
 import { runChain } from "./converter-chain";
-import { isJsonObject, type JsonObject, privateMetadata } from "./json-values";
-import { guardMetadata } from "./metadata";
+import { isJsonObject, type JsonObject } from "./json-values";
+import { guardMetadata, privateMetadata } from "./metadata";
 import { checkSourceSchema, kindDefinition, kindOf, sourceMetadata, sourceVersion } from "./object-checks";
 import { protoKeyValues } from "./proto-keys";
 
@@ -12,17 +14,47 @@ import { protoKeyValues } from "./proto-keys";
  * result (`finishObject`). Both throw a ConversionFailure for an object that cannot be converted.
  */
 
+/**
+ * What the last object of a batch resolved its apiVersion and kind to. Both checks and the
+ * lookup depend on those two strings alone (and on the batch's registry and desired version),
+ * and the objects of a review almost always share them: the next object with the same two
+ * reuses the answer instead of parsing and looking up again.
+ */
+export interface KindMemo {
+  apiVersion?: string;
+  kind?: string;
+  source?: GroupVersion;
+  definition?: KindDefinition;
+  route?: Route;
+}
+
 /** The object's converted form, not yet finished: the last converter's output, or a promise of it. */
 export function startObject(
   registry: Registry,
   object: JsonObject,
   desired: GroupVersion,
   mayHoldProtoKeys: boolean,
+  memo: KindMemo = {},
 ): JsonObject | Promise<JsonObject> {
-  const source = sourceVersion(object);
-  const kind = kindOf(object);
-  const metadata = sourceMetadata(object);
-  const definition = kindDefinition(registry, kind, source, desired);
+  let source: GroupVersion;
+  let definition: KindDefinition;
+  let metadata: JsonObject | undefined;
+  if (memo.definition !== undefined && object.apiVersion === memo.apiVersion && object.kind === memo.kind) {
+    source = memo.source!;
+    definition = memo.definition;
+    metadata = sourceMetadata(object);
+  } else {
+    // In this order: the message of the first check an object fails is the one it gets.
+    source = sourceVersion(object);
+    const kind = kindOf(object);
+    metadata = sourceMetadata(object);
+    definition = kindDefinition(registry, kind, source, desired);
+    memo.apiVersion = object.apiVersion as string;
+    memo.kind = kind;
+    memo.source = source;
+    memo.definition = definition;
+    memo.route = source.version === desired.version ? undefined : definition.route(source.version, desired.version);
+  }
   // Nothing to convert: the apiserver does not normally send these, but answer correctly.
   if (source.version === desired.version) return { ...object };
 
@@ -31,7 +63,7 @@ export function startObject(
   // survives to be restored.
   const input: JsonObject = { ...object, metadata: metadata ? privateMetadata(metadata) : {} };
   const held = mayHoldProtoKeys ? protoKeyValues(input) : undefined;
-  return runChain(definition, definition.route(source.version, desired.version)!, 0, input, held);
+  return runChain(definition, memo.route!, 0, input, held);
 }
 
 /**

@@ -1,5 +1,7 @@
 /** Small helpers for JSON data: the engine only ever sees what a JSON parser produced. */
 
+import { objectPrototypeIsPolluted } from "../protocol/polluted-prototype";
+
 export type JsonObject = Record<string, unknown>;
 
 export function isJsonObject(value: unknown): value is JsonObject {
@@ -95,9 +97,11 @@ export function holdsValue(root: unknown, test: (value: unknown) => boolean): bo
   if (test(root)) return true;
   if (typeof root !== "object" || root === null) return false;
   const pending: object[] = [root];
+  const inheritedKeys = objectPrototypeIsPolluted();
   while (pending.length > 0) {
     const value = pending.pop() as Record<string, unknown>;
     for (const key in value) {
+      if (inheritedKeys && !Object.hasOwn(value, key)) continue;
       const item = value[key];
       if (test(item)) return true;
       if (typeof item === "object" && item !== null) pending.push(item);
@@ -110,6 +114,7 @@ export function holdsValue(root: unknown, test: (value: unknown) => boolean): bo
 export function holdsNonFiniteNumber(root: unknown): boolean {
   if (typeof root !== "object" || root === null) return typeof root === "number" && !Number.isFinite(root);
   const pending: object[] = [root];
+  const inheritedKeys = objectPrototypeIsPolluted();
   while (pending.length > 0) {
     const value = pending.pop()!;
     if (Array.isArray(value)) {
@@ -121,6 +126,7 @@ export function holdsNonFiniteNumber(root: unknown): boolean {
       }
     } else {
       for (const key in value) {
+        if (inheritedKeys && !Object.hasOwn(value, key)) continue;
         const item: unknown = (value as JsonObject)[key];
         if (typeof item === "object") {
           if (item !== null) pending.push(item);
@@ -129,23 +135,6 @@ export function holdsNonFiniteNumber(root: unknown): boolean {
     }
   }
   return false;
-}
-
-/**
- * The converter's private copy of an object's metadata: a deep copy, except `managedFields`,
- * which is shared. It is most of the bytes (a 1 KB object's fieldsV1 tree), converters have no
- * business there, and the apiserver throws away every metadata change but labels and annotations
- * anyway (restoreObjectMeta), so copying it would protect nothing the cluster sees.
- */
-export function privateMetadata(metadata: JsonObject): JsonObject {
-  const copy: JsonObject = {};
-  for (const key of Object.keys(metadata)) {
-    const value = metadata[key];
-    if (key === "managedFields") copy[key] = value;
-    else if (key === "__proto__") setKey(copy, key, copyJson(value));
-    else copy[key] = copyJson(value);
-  }
-  return copy;
 }
 
 /** A JSON value's type in words, for messages: "an array", "null", "a number". */

@@ -1,9 +1,10 @@
 import { quote } from "../clip";
 import { ConversionFailure } from "./conversion-failure";
-import { goTypeName, isJsonObject, type JsonObject, jsonTypeName } from "./json-values";
+import { copyJson, goTypeName, isJsonObject, type JsonObject, jsonTypeName } from "./json-values";
 import { annotationsError, labelsError } from "./labels";
 
-const MUTABLE_FIELDS = ["labels", "annotations"] as const;
+/** The metadata fields a converter may change. */
+type MutableField = "labels" | "annotations";
 
 /**
  * The metadata of a converted object, under the apiserver's rules: only `labels` and
@@ -15,72 +16,131 @@ const MUTABLE_FIELDS = ["labels", "annotations"] as const;
  */
 export function guardMetadata(original: JsonObject | undefined, converted: unknown): JsonObject {
   // The original object is ours (parsed from the request) and untouched by converters, which
-  // work on a copy: reuse it unless labels or annotations change.
-  let metadata: JsonObject = original ?? {};
-  let copied = false;
+  // work on a copy: reuse it unless labels or annotations change. Each field read by name.
   const fromConverter = isJsonObject(converted) ? converted : undefined;
-  for (const field of MUTABLE_FIELDS) {
-    const next = fromConverter?.[field];
-    if (next === undefined || next === null) continue;
-    if (!isJsonObject(next)) {
-      invalidMetadata(`invalid metadata.${field} of type ${goTypeName(next)} in converted object`);
-    }
-    const bad = nonStringKey(next);
-    if (bad !== undefined) {
+  const labels = changedMap("labels", fromConverter?.labels, original?.labels);
+  const annotations = changedMap("annotations", fromConverter?.annotations, original?.annotations);
+  if (labels === undefined && annotations === undefined) return original ?? {};
+  const metadata: JsonObject = { ...original };
+  if (labels !== undefined) metadata.labels = labels;
+  if (annotations !== undefined) metadata.annotations = annotations;
+  return metadata;
+}
+
+/**
+ * The converter's labels or annotations (`next`), when they are to replace the original ones
+ * (`before`): undefined when left out or unchanged. Throws when they are invalid.
+ */
+function changedMap(field: MutableField, next: unknown, before: unknown): Record<string, string> | undefined {
+  if (next === undefined || next === null) return undefined;
+  if (!isJsonObject(next)) {
+    invalidMetadata(`invalid metadata.${field} of type ${goTypeName(next)} in converted object`);
+  }
+  // Keys and values read once, in bulk, for both checks: all strings, and unchanged.
+  const keys = Object.keys(next);
+  const values = Object.values(next);
+  for (let i = 0; i < values.length; i++) {
+    if (typeof values[i] !== "string") {
       invalidMetadata(
-        `metadata.${field}[${bad}] must be a string, but is ${goTypeName(next[bad])} in converted object`,
+        `metadata.${field}[${keys[i]}] must be a string, but is ${goTypeName(values[i])} in converted object`,
       );
     }
-    const strings = next as Record<string, string>;
-    const before = original?.[field];
-    if (isJsonObject(before) && sameStrings(before, strings)) continue;
-    const invalid = field === "labels" ? labelsError(strings) : annotationsError(strings);
-    if (invalid) invalidMetadata(invalid);
-    if (!copied) {
-      metadata = { ...metadata };
-      copied = true;
-    }
-    metadata[field] = strings;
   }
-  return metadata;
+  const strings = next as Record<string, string>;
+  if (isJsonObject(before) && sameStrings(before, strings, keys, values as string[])) return undefined;
+  const invalid = field === "labels" ? labelsError(strings) : annotationsError(strings);
+  if (invalid) invalidMetadata(invalid);
+  return strings;
 }
 
 function invalidMetadata(problem: string): never {
   throw new ConversionFailure("invalid-metadata", problem);
 }
 
-function sameStrings(a: JsonObject, b: Record<string, string>): boolean {
-  const keys = Object.keys(b);
-  if (Object.keys(a).length !== keys.length) return false;
+/** Whether `b` (its keys and values given) holds the same strings under the same keys as `a`. */
+function sameStrings(a: JsonObject, b: Record<string, string>, keys: string[], values: string[]): boolean {
+  const keysBefore = Object.keys(a);
+  if (keysBefore.length !== keys.length) return false;
+  // A converter that kept the map has it in the same order: compared by position, with no
+  // lookup by key. Otherwise key by key.
+  const valuesBefore = Object.values(a);
+  let inOrder = true;
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] !== keysBefore[i]) {
+      inOrder = false;
+      break;
+    }
+    if (values[i] !== valuesBefore[i]) return false;
+  }
+  if (inOrder) return true;
   for (const key of keys) if (a[key] !== b[key]) return false;
   return true;
 }
 
-const STRING_FIELDS = ["name", "namespace", "uid", "generateName", "resourceVersion"] as const;
-
 /**
  * Why an object's own metadata could never have come from an apiserver (which decodes it into
  * Go's ObjectMeta), or undefined. Such an object cannot be answered with a reply the apiserver
- * accepts, so it fails here, named, instead of there, opaquely. A few type checks per object.
+ * accepts, so it fails here, named, instead of there, opaquely. A few type checks per object,
+ * each field read by name (a loop over names would look each up by key, several times slower).
  */
 export function sourceMetadataError(metadata: JsonObject): string | undefined {
-  for (const field of STRING_FIELDS) {
-    const value = metadata[field];
-    if (value !== undefined && value !== null && typeof value !== "string")
-      return `metadata.${field} is ${jsonTypeName(value)}, not a string`;
-  }
-  for (const field of MUTABLE_FIELDS) {
-    const value = metadata[field];
-    if (value === undefined || value === null) continue;
-    if (!isJsonObject(value)) return `metadata.${field} is ${jsonTypeName(value)}, not a map of strings`;
-    const bad = nonStringKey(value);
-    if (bad !== undefined) return `metadata.${field}[${quote(bad)}] is ${jsonTypeName(value[bad])}, not a string`;
-  }
+  const field = !stringOrAbsent(metadata.name)
+    ? "name"
+    : !stringOrAbsent(metadata.namespace)
+      ? "namespace"
+      : !stringOrAbsent(metadata.uid)
+        ? "uid"
+        : !stringOrAbsent(metadata.generateName)
+          ? "generateName"
+          : !stringOrAbsent(metadata.resourceVersion)
+            ? "resourceVersion"
+            : undefined;
+  if (field !== undefined) return `metadata.${field} is ${jsonTypeName(metadata[field])}, not a string`;
+  return stringMapError("labels", metadata.labels) ?? stringMapError("annotations", metadata.annotations);
+}
+
+function stringOrAbsent(value: unknown): boolean {
+  return value === undefined || value === null || typeof value === "string";
+}
+
+function stringMapError(field: MutableField, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isJsonObject(value)) return `metadata.${field} is ${jsonTypeName(value)}, not a map of strings`;
+  const bad = nonStringKey(value);
+  if (bad !== undefined) return `metadata.${field}[${quote(bad)}] is ${jsonTypeName(value[bad])}, not a string`;
   return undefined;
 }
 
 /** The first key of a labels or annotations map whose value is not a string. */
 function nonStringKey(map: JsonObject): string | undefined {
-  for (const key of Object.keys(map)) if (typeof map[key] !== "string") return key;
+  // Values in bulk: no lookup by key unless one is wrong.
+  const values = Object.values(map);
+  for (let i = 0; i < values.length; i++) if (typeof values[i] !== "string") return Object.keys(map)[i];
   return undefined;
+}
+
+/**
+ * The converter's private copy of an object's metadata, one `sourceMetadataError` accepted: a
+ * deep copy, except `managedFields`, which is shared. It is most of the bytes (a 1 KB object's
+ * fieldsV1 tree), converters have no business there, and the apiserver throws away every
+ * metadata change but labels and annotations anyway (restoreObjectMeta), so copying it would
+ * protect nothing the cluster sees. Labels and annotations, maps of strings, take one spread.
+ */
+export function privateMetadata(metadata: JsonObject): JsonObject {
+  // A spread copies every key as data (`__proto__` too) and keeps the original's shape; then
+  // the values that are objects are copied in place.
+  const copy: JsonObject = { ...metadata };
+  const values = Object.values(copy);
+  let keys: string[] | undefined;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (typeof value !== "object" || value === null) continue;
+    keys ??= Object.keys(copy);
+    const key = keys[i]!;
+    if (key === "managedFields") continue;
+    const copied = key === "labels" || key === "annotations" ? { ...value } : copyJson(value);
+    // An own `__proto__` field is a data property: assigning to it cannot reach the prototype.
+    copy[key] = copied;
+  }
+  return copy;
 }

@@ -1,0 +1,153 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { quote } from "../../src/clip";
+import { copyJson, goTypeName, isJsonObject, type JsonObject, jsonTypeName } from "../../src/engine/json-values";
+import { annotationsError, labelsError } from "../../src/engine/labels";
+import { guardMetadata, privateMetadata, sourceMetadataError } from "../../src/engine/metadata";
+
+/**
+ * The metadata checks and copy read maps in bulk and fields by name; these references read
+ * them key by key, the plain way. Both must agree on every value, message and throw.
+ */
+
+const MUTABLE = ["labels", "annotations"] as const;
+
+function referenceSourceError(metadata: JsonObject): string | undefined {
+  for (const field of ["name", "namespace", "uid", "generateName", "resourceVersion"]) {
+    const value = metadata[field];
+    if (value !== undefined && value !== null && typeof value !== "string")
+      return `metadata.${field} is ${jsonTypeName(value)}, not a string`;
+  }
+  for (const field of MUTABLE) {
+    const value = metadata[field];
+    if (value === undefined || value === null) continue;
+    if (!isJsonObject(value)) return `metadata.${field} is ${jsonTypeName(value)}, not a map of strings`;
+    const bad = Object.keys(value).find((key) => typeof value[key] !== "string");
+    if (bad !== undefined) return `metadata.${field}[${quote(bad)}] is ${jsonTypeName(value[bad])}, not a string`;
+  }
+  return undefined;
+}
+
+function referenceGuard(original: JsonObject | undefined, converted: unknown): JsonObject {
+  let metadata: JsonObject = original ?? {};
+  const fromConverter = isJsonObject(converted) ? converted : undefined;
+  for (const field of MUTABLE) {
+    const next = fromConverter?.[field];
+    if (next === undefined || next === null) continue;
+    if (!isJsonObject(next))
+      throw new Error(`invalid metadata.${field} of type ${goTypeName(next)} in converted object`);
+    const bad = Object.keys(next).find((key) => typeof next[key] !== "string");
+    if (bad !== undefined)
+      throw new Error(
+        `metadata.${field}[${bad}] must be a string, but is ${goTypeName(next[bad])} in converted object`,
+      );
+    const strings = next as Record<string, string>;
+    const before = original?.[field];
+    const same =
+      isJsonObject(before) &&
+      Object.keys(before).length === Object.keys(strings).length &&
+      Object.keys(strings).every((key) => before[key] === strings[key]);
+    if (same) continue;
+    const invalid = field === "labels" ? labelsError(strings) : annotationsError(strings);
+    if (invalid) throw new Error(invalid);
+    metadata = { ...metadata, [field]: strings };
+  }
+  return metadata;
+}
+
+const outcome = (run: () => unknown) => {
+  try {
+    return { value: JSON.stringify(run()) };
+  } catch (error) {
+    return { thrown: (error as Error).message };
+  }
+};
+
+const key = fc.constantFrom("app", "tier", "example.com/owner", "Bad Key", "constructor", "__proto__");
+const mapValue = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom<unknown>("a", "b", "") },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(1, null, true, { a: "b" }, ["x"]) },
+);
+const map = fc.dictionary(key, mapValue, { maxKeys: 4 });
+const field = fc.oneof(
+  { weight: 6, arbitrary: map as fc.Arbitrary<unknown> },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(undefined, null, "text", 3, ["x"]) },
+);
+const metadata = fc
+  .record(
+    {
+      name: fc.oneof(fc.constantFrom<unknown>("a", "b"), fc.constantFrom<unknown>(1, null, {}, [])),
+      namespace: fc.constantFrom<unknown>("ns", 2),
+      uid: fc.constantFrom<unknown>("u", false),
+      generateName: fc.constantFrom<unknown>("g-", 4),
+      resourceVersion: fc.constantFrom<unknown>("9", 9),
+      labels: field,
+      annotations: field,
+      finalizers: fc.constant<unknown>(["f"]),
+      managedFields: fc.constant<unknown>([{ manager: "m" }]),
+      ownerReferences: fc.constant<unknown>([{ name: "o", uid: "1" }]),
+    },
+    { requiredKeys: [] },
+  )
+  // As JSON.parse makes it: `__proto__` keys are plain data.
+  .map((value) => JSON.parse(JSON.stringify(value)) as JsonObject);
+
+/** What a converter does to the labels and annotations of its copy. */
+const change = fc.constantFrom("keep", "reorder", "edit", "add", "drop", "empty", "replace");
+
+function changed(copy: JsonObject, how: string, replacement: unknown): JsonObject {
+  const out: JsonObject = { ...copy };
+  for (const f of MUTABLE) {
+    const value = out[f];
+    if (!isJsonObject(value)) continue;
+    const entries = Object.entries(value);
+    const rebuilt = (pairs: Array<[string, unknown]>) => JSON.parse(JSON.stringify(Object.fromEntries(pairs)));
+    if (how === "reorder") out[f] = rebuilt(entries.reverse());
+    else if (how === "edit" && entries.length > 0) (value as JsonObject)[entries[0]![0]] = "edited";
+    else if (how === "add") (value as JsonObject)["added.example.com/k"] = "v";
+    else if (how === "drop") delete out[f];
+    else if (how === "empty") out[f] = {};
+    else if (how === "replace") out[f] = replacement;
+  }
+  return out;
+}
+
+describe("metadata read in bulk and by name, as key by key", () => {
+  it("the same problem with an object's own metadata, or none", () => {
+    fc.assert(
+      fc.property(metadata, (value) => {
+        expect(sourceMetadataError(value)).toBe(referenceSourceError(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("the converter's private copy equals the metadata, shares managedFields and nothing else", () => {
+    fc.assert(
+      fc.property(metadata, (value) => {
+        if (sourceMetadataError(value) !== undefined) return; // never copied
+        const copy = privateMetadata(value);
+        expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+        expect(copy).toEqual(copyJson(value));
+        for (const [name, item] of Object.entries(copy)) {
+          if (typeof item !== "object" || item === null) continue;
+          if (name === "managedFields") expect(item).toBe(value.managedFields);
+          else expect(item).not.toBe(value[name]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("the same guarded metadata, or the same refusal, whatever the converter did to labels and annotations", () => {
+    fc.assert(
+      fc.property(metadata, change, field, (value, how, replacement) => {
+        if (sourceMetadataError(value) !== undefined) return;
+        const converted = changed(privateMetadata(value), how, replacement);
+        const again = changed(privateMetadata(value), how, replacement);
+        expect(outcome(() => guardMetadata(value, converted))).toEqual(outcome(() => referenceGuard(value, again)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
