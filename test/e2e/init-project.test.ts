@@ -120,6 +120,7 @@ export const gadget = defineKind({
         if (size !== undefined) next.size = number(size, "size");
         if (hostPort !== undefined) {
           const colon = hostPort.lastIndexOf(":");
+          if (colon < 0) throw new Error(\`spec.hostPort \${JSON.stringify(hostPort)} is not host:port\`);
           next.host = hostPort.slice(0, colon);
           next.port = number(hostPort.slice(colon + 1), "hostPort's port");
         }
