@@ -106,7 +106,7 @@ export function markNumbers(text: string, exact = false): Rewritten | undefined 
  * written in a string, such as a last-applied-configuration annotation). Only where this is
  * sure: a number it passes over outside a string would be read rounded.
  */
-function escapedBefore(text: string, start: number): boolean {
+export function escapedBefore(text: string, start: number): boolean {
   let i = start - 1;
   if (text.charCodeAt(i) === 92 /* \ */) return true;
   while (isSpace(text.charCodeAt(i))) i--;
@@ -120,7 +120,7 @@ function escapedBefore(text: string, start: number): boolean {
 }
 
 /** What a well-formed number token must become instead of JSON.parse's double, if anything. */
-function changedValue(token: string): bigint | OutOfRange | undefined {
+export function changedValue(token: string): bigint | OutOfRange | undefined {
   if (INTEGER.test(token)) {
     return Number.isSafeInteger(Number(token)) ? undefined : BigInt(token);
   }
@@ -194,7 +194,7 @@ export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
   return root;
 }
 
-function isNumberCharacter(c: number): boolean {
+export function isNumberCharacter(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
 }
 
@@ -202,7 +202,7 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
 }
 
-function afterSpace(text: string, i: number): number {
+export function afterSpace(text: string, i: number): number {
   while (isSpace(text.charCodeAt(i))) i++;
   return i;
 }

@@ -1,6 +1,7 @@
 import { stringifyWithBigInts } from "./json-bigints";
 import { CAREFUL_NUMBER, markNumbers, type Rewritten, restoreNumbers } from "./json-numbers";
 import { printJson } from "./json-print";
+import { putBackRounded } from "./json-rounded";
 import { findSyntaxError } from "./json-syntax";
 
 export { OutOfRange } from "./json-numbers";
@@ -42,7 +43,12 @@ export function mayHoldCarefulNumber(text: string): boolean {
 }
 
 export function decodeJson(text: string, options: DecodeOptions = {}): Decoded {
-  const read = (options.carefulNumbers ?? mayHoldCarefulNumber(text)) ? readMarked(text) : undefined;
+  if (!(options.carefulNumbers ?? mayHoldCarefulNumber(text)))
+    return { value: parse(text), lossless: false, outOfRange: false };
+  // The text as it is, its rounded integers put back (json-rounded.ts); the markers where that cannot be sure.
+  const rounded = putBackRounded(text, parse(text));
+  if (rounded) return { ...rounded, outOfRange: false };
+  const read = readMarked(text);
   if (!read) return { value: parse(text), lossless: false, outOfRange: false };
   const { parsed, marked } = read;
   if (marked.firstOutOfRange >= 0 && options.outOfRange !== "mark")
