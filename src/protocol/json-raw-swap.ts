@@ -6,12 +6,14 @@
  * JSON.stringify slows down once it has called a toJSON; on a large reply the walk costs more
  * than both, so it gives up after `VALUES_WALKED` values.
  *
- * Only plain data is walked: arrays and objects whose prototype is Object.prototype or null,
- * with no `toJSON` of their own or inherited; a bigint is swapped only where it is a writable
- * data property. Anything else, or a JSON.stringify that still meets a bigint (a getter
- * returning a fresh object), and the answer is undefined, with everything put back: the
- * caller's general path decides. A getter in the value is read once by the walk and once by
- * JSON.stringify.
+ * The only code JSON.stringify runs is a `toJSON` (own or inherited, a Date's among them) and a
+ * getter: the walk gives up on any object with a toJSON, which could see a swapped value, and
+ * swaps a bigint only where it is a writable data property. A class instance is walked as
+ * JSON.stringify reads it, its own enumerable names; a boxed bigint is not swapped, and
+ * JSON.stringify then throws on it. Where the walk gives up or JSON.stringify throws (also for
+ * a getter returning a fresh object that holds a bigint), the answer is undefined, with
+ * everything put back: the caller's general path decides. A getter in the value is read once
+ * by the walk and once by JSON.stringify.
  */
 export function stringifySwapped(value: unknown, rawJson: (text: string) => unknown): string | undefined {
   if (typeof value === "bigint") return bigintDigits.call(value);
@@ -51,8 +53,6 @@ function swapAll(root: object, rawJson: (text: string) => unknown, swaps: unknow
         else if (typeof item === "bigint" && !swap(holder, i, item, rawJson, swaps)) return false;
       }
     } else {
-      const prototype: unknown = Object.getPrototypeOf(holder);
-      if (prototype !== Object.prototype && prototype !== null) return false;
       const keys = Object.keys(holder);
       budget -= keys.length;
       if (budget < 0) return false;

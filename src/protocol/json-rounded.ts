@@ -16,14 +16,16 @@ import { afterSpace, changedValue, escapedBefore, isNumberCharacter, OutOfRange 
  * tree holds no number made from them, and they only make such a clash likelier.
  */
 export function putBackRounded(text: string, root: unknown): { value: unknown; lossless: boolean } | undefined {
-  // Each double of magnitude 2^53 or more that a number of the text makes, with its spelling.
-  const spellings = new Map<number, string>();
+  const spellings = new Spellings();
   let integers = 0;
   let last = "";
   const candidate = MAGNITUDE;
   candidate.lastIndex = 0;
-  for (let found = candidate.exec(text); found !== null; found = candidate.exec(text)) {
-    const at = found.index;
+  // test(), not exec(): no match array to build. The match is all number characters but for
+  // what may follow an exponent; the whole number is the run of them around its last digit.
+  while (candidate.test(text)) {
+    let at = candidate.lastIndex - 1;
+    if (!isNumberCharacter(text.charCodeAt(at))) at--;
     let start = at;
     while (start > 0 && isNumberCharacter(text.charCodeAt(start - 1))) start--;
     let end = at + 1;
@@ -40,9 +42,7 @@ export function putBackRounded(text: string, root: unknown): { value: unknown; l
     if (!integer && changedValue(token) instanceof OutOfRange) return undefined;
     const double = Number(token); // NaN for what is no number: passed over
     if (!(double >= TWO_TO_53 || double <= -TWO_TO_53)) continue;
-    const seen = spellings.get(double);
-    if (seen === undefined) spellings.set(double, token);
-    else if (seen !== token) return undefined;
+    if (!spellings.note(double, token)) return undefined;
     if (integer) {
       integers++;
       last = token;
@@ -50,6 +50,44 @@ export function putBackRounded(text: string, root: unknown): { value: unknown; l
   }
   if (integers === 0) return { value: root, lossless: false };
   return swapRounded(root, spellings, integers);
+}
+
+/** The spelling of each double of magnitude 2^53 or more: the first held apart, as most texts have one. */
+class Spellings {
+  private firstDouble = Number.NaN;
+  private firstSpelling: string | undefined;
+  private others: Map<number, string> | undefined;
+  // The last double swapped and what it became: the same value in every object is common.
+  private lastDouble = Number.NaN;
+  private lastSwap: bigint | null | undefined;
+
+  /** Notes `double` as spelled `spelling`; false if it was spelled otherwise before. */
+  note(double: number, spelling: string): boolean {
+    if (this.firstSpelling === undefined) {
+      this.firstDouble = double;
+      this.firstSpelling = spelling;
+      return true;
+    }
+    if (double === this.firstDouble) return spelling === this.firstSpelling;
+    this.others ??= new Map();
+    const seen = this.others.get(double);
+    if (seen === undefined) this.others.set(double, spelling);
+    return seen === undefined || seen === spelling;
+  }
+
+  /**
+   * What a number of the tree becomes: its `bigint` if it is a rounded integer; undefined if
+   * it stays (a safe number, or one spelled with an exponent or a fraction); null if it is
+   * spelled nowhere the scan looked, which would be a mistake in it: then nothing is trusted.
+   */
+  swapFor(item: number): bigint | null | undefined {
+    if (!(item >= TWO_TO_53 || item <= -TWO_TO_53)) return undefined;
+    if (item === this.lastDouble) return this.lastSwap;
+    const spelling = item === this.firstDouble ? this.firstSpelling : this.others?.get(item);
+    this.lastDouble = item;
+    this.lastSwap = spelling === undefined ? null : INTEGER.test(spelling) ? BigInt(spelling) : undefined;
+    return this.lastSwap;
+  }
 }
 
 /**
@@ -72,36 +110,15 @@ const TWO_TO_53 = 2 ** 53;
  */
 function swapRounded(
   root: unknown,
-  spellings: Map<number, string>,
+  spellings: Spellings,
   integers: number,
 ): { value: unknown; lossless: boolean } | undefined {
-  let lastSpelling = "";
-  let lastValue = 0n;
-  const exact = (spelling: string): bigint => {
-    if (spelling !== lastSpelling) {
-      lastSpelling = spelling;
-      lastValue = BigInt(spelling);
-    }
-    return lastValue;
-  };
-  // undefined: not a rounded integer; null: a double no spelling noted makes (then trust nothing).
-  let lastItem = 0;
-  let lastSwap: bigint | null | undefined;
-  const swapFor = (item: number): bigint | null | undefined => {
-    if (!(item >= TWO_TO_53 || item <= -TWO_TO_53)) return undefined;
-    if (item === lastItem) return lastSwap;
-    const spelling = spellings.get(item);
-    lastItem = item;
-    lastSwap = spelling === undefined ? null : INTEGER.test(spelling) ? exact(spelling) : undefined;
-    return lastSwap;
-  };
   if (typeof root === "number") {
-    const swapped = swapFor(root);
+    const swapped = spellings.swapFor(root);
     return swapped === null ? undefined : { value: swapped ?? root, lossless: swapped !== undefined };
   }
   if (typeof root !== "object" || root === null) return { value: root, lossless: false };
   let left = integers;
-  let lossless = false;
   const pending: object[] = [root];
   while (pending.length > 0 && left > 0) {
     const holder = pending.pop() as Record<string, unknown>;
@@ -111,11 +128,10 @@ function swapRounded(
         const item: unknown = holder[i];
         if (typeof item === "object" && item !== null) pending.push(item);
         else if (typeof item === "number") {
-          const swapped = swapFor(item);
+          const swapped = spellings.swapFor(item);
           if (swapped === undefined) continue;
           if (swapped === null) return undefined;
           holder[i] = swapped;
-          lossless = true;
           left--;
         }
       }
@@ -124,10 +140,9 @@ function swapRounded(
         const item = holder[key];
         if (typeof item === "object" && item !== null) pending.push(item);
         else if (typeof item === "number") {
-          const swapped = swapFor(item);
+          const swapped = spellings.swapFor(item);
           if (swapped === undefined) continue;
           if (swapped === null) return undefined;
-          lossless = true;
           left--;
           // A key is data, `__proto__` too: set it as JSON.parse did, never as a prototype.
           if (key === "__proto__")
@@ -142,5 +157,5 @@ function swapRounded(
       }
     }
   }
-  return { value: root, lossless };
+  return { value: root, lossless: left < integers };
 }
