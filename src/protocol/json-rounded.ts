@@ -119,6 +119,7 @@ function swapRounded(
   }
   if (typeof root !== "object" || root === null) return { value: root, lossless: false };
   let left = integers;
+  const ownOnly = !inheritsEnumerable();
   const pending: object[] = [root];
   while (pending.length > 0 && left > 0) {
     const holder = pending.pop() as Record<string, unknown>;
@@ -136,26 +137,48 @@ function swapRounded(
         }
       }
     } else {
-      for (const key of Object.keys(holder)) {
-        const item = holder[key];
-        if (typeof item === "object" && item !== null) pending.push(item);
-        else if (typeof item === "number") {
-          const swapped = spellings.swapFor(item);
-          if (swapped === undefined) continue;
-          if (swapped === null) return undefined;
-          left--;
-          // A key is data, `__proto__` too: set it as JSON.parse did, never as a prototype.
-          if (key === "__proto__")
-            Object.defineProperty(holder, key, {
-              value: swapped,
-              enumerable: true,
-              writable: true,
-              configurable: true,
-            });
-          else holder[key] = swapped;
+      // for-in needs no array of names per object (half the walk's time), and reads own names
+      // alone where nothing inherited is enumerable: every object here is JSON.parse's, made
+      // on Object.prototype. Otherwise (code in the process put a name there) Object.keys.
+      if (ownOnly) {
+        for (const key in holder) {
+          const item = holder[key];
+          if (typeof item === "object" && item !== null) pending.push(item);
+          else if (typeof item === "number") {
+            const swapped = spellings.swapFor(item);
+            if (swapped === undefined) continue;
+            if (swapped === null) return undefined;
+            left--;
+            setData(holder, key, swapped);
+          }
+        }
+      } else {
+        for (const key of Object.keys(holder)) {
+          const item = holder[key];
+          if (typeof item === "object" && item !== null) pending.push(item);
+          else if (typeof item === "number") {
+            const swapped = spellings.swapFor(item);
+            if (swapped === undefined) continue;
+            if (swapped === null) return undefined;
+            left--;
+            setData(holder, key, swapped);
+          }
         }
       }
     }
   }
   return { value: root, lossless: left < integers };
+}
+
+/** A key is data, `__proto__` too: set as JSON.parse set it, never as a prototype. */
+function setData(holder: Record<string, unknown>, key: string, value: bigint): void {
+  if (key === "__proto__")
+    Object.defineProperty(holder, key, { value, enumerable: true, writable: true, configurable: true });
+  else holder[key] = value;
+}
+
+/** Whether an object made by JSON.parse inherits an enumerable name (put on Object.prototype). */
+function inheritsEnumerable(): boolean {
+  for (const _ in {}) return true;
+  return false;
 }
