@@ -5,7 +5,9 @@ import { stringEnd } from "./json-string-end";
  * double's range (`1e400` becomes Infinity, printed `null`; `1e-400` becomes 0). Each is
  * replaced in the text by a marker string, the text parsed natively (at any depth, at native
  * speed), and the markers swapped for their values in one iterative walk: a `bigint` for an
- * integer, an `OutOfRange` for a number no double can hold. JSON.parse's reviver could hand
+ * integer, an `OutOfRange` for a number no double can hold. Bodies whose only such numbers are
+ * integers, each double made by one spelling, are read by json-rounded.ts instead, without a
+ * marked copy of the text; these markers read the rest. JSON.parse's reviver could hand
  * over each number's source text instead (Node 21+, workerd), but calling it for every value
  * makes a parse four to nine times slower, where marking adds half a parse to two
  * (docs/performance.md).
