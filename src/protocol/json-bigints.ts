@@ -1,4 +1,5 @@
 import { processTag } from "./json-numbers";
+import { stringifySwapped } from "./json-raw-swap";
 
 /**
  * JSON.stringify, with each `bigint` written as its digits, in one of two spellings that give
@@ -6,13 +7,26 @@ import { processTag } from "./json-numbers";
  * writes the digits it is handed as they are; elsewhere (Node 20) each bigint becomes a string
  * marked with a random tag, and the text then loses those strings' quotes.
  *
+ * With JSON.rawJSON, a small value has its bigints swapped for raw JSON in place for the call
+ * (json-raw-swap.ts); a larger one, or one that is not plain data, goes through
+ * `stringifyWithPrototype`.
+ */
+export function stringifyWithBigInts(value: unknown, spelling: BigIntSpelling = BIGINT_SPELLING): string {
+  if (spelling === "raw-json" && rawJson) {
+    const text = stringifySwapped(value, rawJson);
+    if (text !== undefined) return text;
+  }
+  return stringifyWithPrototype(value, spelling);
+}
+
+/**
  * JSON.stringify asks `BigInt.prototype.toJSON` for what to print in a bigint's place: it is
  * set for the time of the call. A replacer function would do the same without touching a
  * prototype, but JSON.stringify calls it for every value, which doubles the call's time;
  * toJSON is asked for by bigints alone. The call is synchronous: the only code that can see the
  * method is a toJSON or a getter inside `value` itself.
  */
-export function stringifyWithBigInts(value: unknown, spelling: BigIntSpelling = BIGINT_SPELLING): string {
+export function stringifyWithPrototype(value: unknown, spelling: BigIntSpelling = BIGINT_SPELLING): string {
   if (spelling === "raw-json" && !rawJson) throw new Error("JSON.rawJSON is not available in this runtime");
   const prototype = BigInt.prototype as { toJSON?: unknown };
   const own = Object.getOwnPropertyDescriptor(prototype, "toJSON");
@@ -66,9 +80,19 @@ export const BIGINT_SPELLING: BigIntSpelling = rawJson ? "raw-json" : "marked";
 // Taken once: a later change to BigInt.prototype.toString cannot change what is printed.
 const bigintDigits = BigInt.prototype.toString as (this: unknown) => string;
 
-// `this`: the bigint, or a BigInt object boxing one (which JSON.stringify also asks).
+// `this`: the bigint, or a BigInt object boxing one (which JSON.stringify also asks). The last
+// one's raw JSON is kept: objects of one kind often hold the same integer (a default, a
+// maximum), and building it (digits, then JSON.rawJSON, which parses them) is most of the cost.
+let lastBigInt: unknown;
+let lastRaw: unknown;
 function rawToJSON(this: unknown): unknown {
-  return rawJson!(bigintDigits.call(this));
+  if (typeof this !== "bigint") return rawJson!(bigintDigits.call(this));
+  if (this !== lastBigInt) {
+    lastRaw = rawJson!(bigintDigits.call(this));
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- a bigint: a value, kept to compare the next with
+    lastBigInt = this;
+  }
+  return lastRaw;
 }
 
 function markedToJSON(this: unknown): string {

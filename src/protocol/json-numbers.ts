@@ -5,7 +5,9 @@ import { stringEnd } from "./json-string-end";
  * double's range (`1e400` becomes Infinity, printed `null`; `1e-400` becomes 0). Each is
  * replaced in the text by a marker string, the text parsed natively (at any depth, at native
  * speed), and the markers swapped for their values in one iterative walk: a `bigint` for an
- * integer, an `OutOfRange` for a number no double can hold. JSON.parse's reviver could hand
+ * integer, an `OutOfRange` for a number no double can hold. Bodies whose only such numbers are
+ * integers, each double made by one spelling, are read by json-rounded.ts instead, without a
+ * marked copy of the text; these markers read the rest. JSON.parse's reviver could hand
  * over each number's source text instead (Node 21+, workerd), but calling it for every value
  * makes a parse four to nine times slower, where marking adds half a parse to two
  * (docs/performance.md).
@@ -106,7 +108,7 @@ export function markNumbers(text: string, exact = false): Rewritten | undefined 
  * written in a string, such as a last-applied-configuration annotation). Only where this is
  * sure: a number it passes over outside a string would be read rounded.
  */
-function escapedBefore(text: string, start: number): boolean {
+export function escapedBefore(text: string, start: number): boolean {
   let i = start - 1;
   if (text.charCodeAt(i) === 92 /* \ */) return true;
   while (isSpace(text.charCodeAt(i))) i--;
@@ -120,7 +122,7 @@ function escapedBefore(text: string, start: number): boolean {
 }
 
 /** What a well-formed number token must become instead of JSON.parse's double, if anything. */
-function changedValue(token: string): bigint | OutOfRange | undefined {
+export function changedValue(token: string): bigint | OutOfRange | undefined {
   if (INTEGER.test(token)) {
     return Number.isSafeInteger(Number(token)) ? undefined : BigInt(token);
   }
@@ -194,7 +196,7 @@ export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
   return root;
 }
 
-function isNumberCharacter(c: number): boolean {
+export function isNumberCharacter(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
 }
 
@@ -202,7 +204,7 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
 }
 
-function afterSpace(text: string, i: number): number {
+export function afterSpace(text: string, i: number): number {
   while (isSpace(text.charCodeAt(i))) i++;
   return i;
 }

@@ -1,6 +1,7 @@
 import { stringifyWithBigInts } from "./json-bigints";
 import { CAREFUL_NUMBER, markNumbers, type Rewritten, restoreNumbers } from "./json-numbers";
 import { printJson } from "./json-print";
+import { putBackRounded } from "./json-rounded";
 import { findSyntaxError } from "./json-syntax";
 
 export { OutOfRange } from "./json-numbers";
@@ -9,8 +10,9 @@ export { OutOfRange } from "./json-numbers";
  * JSON that changes no value. `JSON.parse` rounds integers beyond ±2^53 (CRDs may hold int64
  * fields) and turns numbers beyond a double's range into Infinity or 0. Both need a run of 16
  * digits or an exponent of three digits, so a body without either takes the native parser
- * alone; the rare other body goes through protocol/json-numbers.ts, which gives unsafe
- * integers as `bigint` (printed back byte-exact) and refuses or marks out-of-range numbers.
+ * alone. The rare other body is parsed natively too and its rounded integers put back as
+ * `bigint` (protocol/json-rounded.ts; printed back byte-exact); where that cannot be sure, or
+ * a number is beyond a double's range (refused or marked), protocol/json-numbers.ts reads it.
  * Nothing here recurses: the apiserver sends objects nested up to 10,000 levels.
  */
 
@@ -42,7 +44,12 @@ export function mayHoldCarefulNumber(text: string): boolean {
 }
 
 export function decodeJson(text: string, options: DecodeOptions = {}): Decoded {
-  const read = (options.carefulNumbers ?? mayHoldCarefulNumber(text)) ? readMarked(text) : undefined;
+  if (!(options.carefulNumbers ?? mayHoldCarefulNumber(text)))
+    return { value: parse(text), lossless: false, outOfRange: false };
+  // The text as it is, its rounded integers put back (json-rounded.ts); the markers where that cannot be sure.
+  const rounded = putBackRounded(text, parse(text));
+  if (rounded) return { ...rounded, outOfRange: false };
+  const read = readMarked(text);
   if (!read) return { value: parse(text), lossless: false, outOfRange: false };
   const { parsed, marked } = read;
   if (marked.firstOutOfRange >= 0 && options.outOfRange !== "mark")

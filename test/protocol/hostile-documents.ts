@@ -13,19 +13,45 @@ import { markNumbers, restoreNumbers } from "../../src/protocol/json-numbers";
  * the tests on Node 20, the Lambda runtime's Node 22 and workerd: nothing here needs Node.
  */
 
+// Integers that other spellings in the same document make the same double of (RESPELLED).
+const POOL = fc.constantFrom(
+  2n ** 53n,
+  2n ** 53n + 1n,
+  10n ** 16n,
+  -(10n ** 16n),
+  10n ** 20n,
+  2n ** 63n - 1n,
+  2n ** 63n,
+);
+
 const BIG_INTEGER = fc
   .oneof(
     fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n }),
     fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }),
     fc.constantFrom(2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, -(2n ** 63n), 2n ** 63n - 1n),
+    POOL,
   )
   .map(String);
+
+/**
+ * An integer of POOL spelled with an exponent (`9.007199254740993e15`, `9007199.254740993E+9`,
+ * `1e20`): JSON.parse reads the same double as from the integer's digits, and it must stay a
+ * double where the digits become a bigint.
+ */
+const RESPELLED = fc
+  .tuple(POOL, fc.integer({ min: 1, max: 8 }), fc.constantFrom("e", "E", "e+", "E+"))
+  .map(([integer, kept, e]) => {
+    const digits = String(integer < 0n ? -integer : integer);
+    const fraction = digits.slice(kept).replace(/0+$/, "");
+    return `${integer < 0n ? "-" : ""}${digits.slice(0, kept)}${fraction ? `.${fraction}` : ""}${e}${digits.length - kept}`;
+  });
 
 // Spellings JSON.parse reads as a double, long and signed ones included.
 const DOUBLE = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
   fc.constantFrom("-0", "-0.0", "0e400", "1E+2", "-1.5e-300", "12345678901234567890e0", "-12345678901234567890.5"),
   fc.constantFrom("1.7976931348623157e308", "5e-324", "123456789012345678901234567890e-10", "-9007199254740993.0"),
+  RESPELLED,
 );
 
 /** A run of digits a scan of the text takes for a number JSON.parse may change. */

@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BIGINT_SPELLING } from "../../src/protocol/json-bigints";
-import { deepDocuments, documents, printings, printsAsExpected } from "../protocol/bigint-documents";
+import { deepDocuments, documents, printings, printsAsExpected, swapStrays } from "../protocol/bigint-documents";
 import { HAS_SOURCE_TEXT, readsAsLosslessJson } from "../protocol/hostile-documents";
 
 // Inside workerd, which has JSON.rawJSON: the spelling every Worker prints bigints with.
@@ -13,6 +13,10 @@ describe("in workerd, integers beyond 2^53 are written back byte-exact", () => {
 
   it("property: through JSON.rawJSON, the same bytes as through marked strings, by each route", () => {
     fc.assert(printsAsExpected(documents, { ...printings("raw-json"), ...printings("marked") }), { numRuns: 1000 });
+  });
+
+  it("values that are not plain data (frozen, getters, toJSON, proxies) print with bigints swapped in place as through BigInt.prototype.toJSON, and are left as they were", () => {
+    expect(swapStrays()).toEqual([]);
   });
 
   it("property: nested up to 10,000 levels, as the apiserver allows", () => {
