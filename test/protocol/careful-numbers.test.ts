@@ -1,9 +1,4 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../../src/config";
@@ -11,6 +6,7 @@ import { decodeJson, encodeJson } from "../../src/protocol/json";
 import { convertBody } from "../../src/engine/convert-body";
 import { createRegistry } from "../../src/registry";
 import { lambdaRuntimeNode } from "../bundles/lambda-runtime-node";
+import { runBundled } from "../bundles/run-bundled";
 import { counterKind, counterReview } from "./counter-review";
 import { holdsOutOfRange, hostileDocuments, losslessJsonText, readsAsLosslessJson } from "./hostile-documents";
 
@@ -67,33 +63,18 @@ describe("integers beyond 2^53 beside digit runs in strings", () => {
 
   it("on the Lambda runtime's Node (22): JSON.parse's source text access reads them as crdshift and lossless-json do", async () => {
     const node = lambdaRuntimeNode();
-    const work = mkdtempSync(join(tmpdir(), "crdshift-careful-"));
-    try {
-      const bundle = await build({
-        stdin: {
-          contents: `
+    const run = await runBundled(
+      node,
+      `
             import fc from "fast-check";
             import { HAS_SOURCE_TEXT, readsAsLosslessJson } from "./hostile-documents";
             if (!HAS_SOURCE_TEXT) throw new Error("no source text access in Node " + process.version);
             fc.assert(readsAsLosslessJson, { numRuns: 3000 });
             process.stdout.write("agreed on " + process.version);
           `,
-          resolveDir: fileURLToPath(new URL(".", import.meta.url)),
-          loader: "ts",
-        },
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        write: false,
-        logLevel: "silent",
-      });
-      const script = join(work, "careful.mjs");
-      writeFileSync(script, bundle.outputFiles[0]!.text);
-      const run = spawnSync(node, [script], { encoding: "utf8" });
-      expect(run.stderr).toBe("");
-      expect(run.stdout).toMatch(/^agreed on v22\./);
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+      fileURLToPath(new URL(".", import.meta.url)),
+    );
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(/^agreed on v22\./);
   });
 });

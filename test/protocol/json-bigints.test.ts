@@ -1,13 +1,9 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BIGINT_SPELLING, stringifyWithBigInts } from "../../src/protocol/json-bigints";
 import { lambdaRuntimeNode } from "../bundles/lambda-runtime-node";
+import { runBundled } from "../bundles/run-bundled";
 import { deepDocuments, documents, printings, printsAsExpected, swapStrays } from "./bigint-documents";
 
 // Node 20 has no JSON.rawJSON: the marked spelling is the one that runs here; the raw one runs
@@ -56,11 +52,9 @@ describe("integers beyond 2^53 are written back byte-exact", () => {
 
   it("on the Lambda runtime's Node (22): through JSON.rawJSON, the same bytes as through marked strings, bigints swapped in place or not, on documents and on values that are not plain data", async () => {
     const node = lambdaRuntimeNode();
-    const work = mkdtempSync(join(tmpdir(), "crdshift-bigints-"));
-    try {
-      const bundle = await build({
-        stdin: {
-          contents: `
+    const run = await runBundled(
+      node,
+      `
             import fc from "fast-check";
             import { BIGINT_SPELLING } from "../../src/protocol/json-bigints";
             import { deepDocuments, documents, printings, printsAsExpected, swapStrays } from "./bigint-documents";
@@ -71,22 +65,9 @@ describe("integers beyond 2^53 are written back byte-exact", () => {
             fc.assert(printsAsExpected(deepDocuments(10_000), {}, true), { numRuns: 10 });
             process.stdout.write("agreed on " + process.version);
           `,
-          resolveDir: fileURLToPath(new URL(".", import.meta.url)),
-          loader: "ts",
-        },
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        write: false,
-        logLevel: "silent",
-      });
-      const script = join(work, "bigints.mjs");
-      writeFileSync(script, bundle.outputFiles[0]!.text);
-      const run = spawnSync(node, [script], { encoding: "utf8" });
-      expect(run.stderr).toBe("");
-      expect(run.stdout).toMatch(/^agreed on v22\./);
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+      fileURLToPath(new URL(".", import.meta.url)),
+    );
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(/^agreed on v22\./);
   });
 });
