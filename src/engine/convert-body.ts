@@ -133,6 +133,7 @@ function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
       decoded: decodeJson(text, shape.carefulNumbers ? DECODE_CAREFUL : DECODE_PLAIN),
       depth: shape.depth,
       refusal: undefined,
+      protoKeys: shape.protoKey,
     };
   } catch (error) {
     if (error instanceof JsonError) return { ok: false, reason: "invalid-json", message: error.message };

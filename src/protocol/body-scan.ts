@@ -21,6 +21,11 @@ export interface BodyShape {
   objects?: ObjectsSpan;
   /** How many arrays were found as `request.objects`: 1 in any review not written to confuse. */
   objectsArrays: number;
+  /**
+   * Whether a string in the body (a key, or a value) reads `__proto__`, spelled plainly or with
+   * `\u` escapes: false means no object in it has a key of that name (engine/proto-keys.ts).
+   */
+  protoKey: boolean;
 }
 
 export interface ObjectsSpan {
@@ -43,6 +48,7 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
   // UTF-8 takes at most three bytes per UTF-16 unit: shorter items cannot exceed the limit.
   const candidateLength = itemLimitBytes / 3;
   let carefulNumbers = false;
+  let protoKey = false;
   let digits = 0;
   let depth = 0;
   let max = 0;
@@ -63,7 +69,10 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
       const end = stringEnd(text, i);
-      if (end < 0) return { depth: max, carefulNumbers, objectsArrays, ...(objects ? { objects } : {}) };
+      if (end < 0) return { depth: max, carefulNumbers, objectsArrays, protoKey, ...(objects ? { objects } : {}) };
+      // `__proto__` starts with `_`, plainly or as `\u005f`: one comparison for nearly every string.
+      const first = text.charCodeAt(i + 1);
+      if ((first === 95 /* _ */ || first === 92) /* \ */ && !protoKey) protoKey = readsProto(text, i, end);
       keyStart = i + 1;
       keyEnd = end;
       i = end + 1;
@@ -129,7 +138,23 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
     }
     i++;
   }
-  return { depth: max, carefulNumbers, objectsArrays, ...(objects ? { objects } : {}) };
+  return { depth: max, carefulNumbers, objectsArrays, protoKey, ...(objects ? { objects } : {}) };
+}
+
+/**
+ * Whether the JSON string from the quote at `open` to the one at `close` reads `__proto__`. Only
+ * `\u` escapes (six characters for one) can spell its characters otherwise, so its text is 9, 14,
+ * … or 54 characters long. One that does not parse (the body is then refused) counts as a yes.
+ */
+function readsProto(text: string, open: number, close: number): boolean {
+  const length = close - open - 1;
+  if (length === 9) return text.startsWith("__proto__", open + 1);
+  if (length > 54 || length < 9 || (length - 9) % 5 !== 0) return false;
+  try {
+    return JSON.parse(text.slice(open, close + 1)) === "__proto__";
+  } catch {
+    return true;
+  }
 }
 
 function isDigit(c: number): boolean {
