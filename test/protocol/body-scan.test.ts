@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scanBody, treeDepth, treeShape } from "../../src/protocol/body-scan";
+import { scanBody } from "../../src/protocol/body-scan";
+import { treeDepth, treeShape } from "../../src/protocol/tree-shape";
 
 describe("the body scan", () => {
   const depthOf = (value: unknown): number =>
