@@ -115,6 +115,7 @@ export async function perReview(
       "--dump-before=node::os::GetUptime*",
       process.execPath,
       ...NODE_FLAGS,
+      ...(objects >= 1000 ? ["--expose-gc"] : []),
       CHILD,
       mode,
       String(warm),
