@@ -43,12 +43,7 @@ const run: Record<Mode, () => unknown> = {
 };
 
 for (let i = 0; i < Number(warm); i++) await run[mode]();
-// From 1,000 objects, a full collection before each block, as the engine's wall-clock samples
-// take (bench/engine.ts): else whether a young-generation collection falls in a block of one
-// 10,000-object review moves its count by a fifth. Node runs with --expose-gc for those.
-const collect = Number(objects) >= 1000 ? (globalThis as { gc?: () => void }).gc : undefined;
 for (let block = 0; block < Number(blocks); block++) {
-  collect?.();
   hostname(); // callgrind zeroes its counters here (--zero-before)
   for (let i = 0; i < Number(count); i++) await run[mode]();
   uptime(); // and writes them out here (--dump-before)

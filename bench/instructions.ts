@@ -115,7 +115,6 @@ export async function perReview(
       "--dump-before=node::os::GetUptime*",
       process.execPath,
       ...NODE_FLAGS,
-      ...(objects >= 1000 ? ["--expose-gc"] : []),
       CHILD,
       mode,
       String(warm),
