@@ -8,9 +8,17 @@ import { reviewBody } from "./objects";
  * Run under callgrind by instructions.ts: `warm` single-object reviews the `mode` way, then
  * `blocks` blocks of `count` more, each between two calls callgrind is told to watch:
  * os.hostname() zeroes its counters (--zero-before), os.uptime() writes them out (--dump-before).
- * `node instructions-child.mjs <mode> <warm> <count> <blocks>`.
+ * `node instructions-child.mjs <mode> <warm> <count> <blocks> [objects]` (objects per review, 1
+ * unless given).
  */
-const body = reviewBody(1);
+const [mode, warm, count, blocks = "1", objects = "1"] = process.argv.slice(2) as [
+  Mode,
+  string,
+  string,
+  string?,
+  string?,
+];
+const body = reviewBody(Number(objects));
 // The line the app writes for a converted single-object review, as `serve()` writes it: straight
 // to stdout (here /dev/null), one write per line.
 const log = createJsonLogger((line) => process.stdout.write(`${line}\n`));
@@ -34,7 +42,6 @@ const run: Record<Mode, () => unknown> = {
   "log-line": logLine,
 };
 
-const [mode, warm, count, blocks = "1"] = process.argv.slice(2) as [Mode, string, string, string?];
 for (let i = 0; i < Number(warm); i++) await run[mode]();
 for (let block = 0; block < Number(blocks); block++) {
   hostname(); // callgrind zeroes its counters here (--zero-before)

@@ -94,13 +94,16 @@ export interface PerReview {
 }
 
 /**
- * Instructions per single-object review the `mode` way, in one process under callgrind: after
+ * Instructions per review of `objects` objects (1 unless given) the `mode` way, in one process under callgrind: after
  * `warm` reviews, `blocks` blocks of `count`, each counted alone (the child marks where with
  * os.hostname() and os.uptime()), less any JIT compilation inside the block. Young-generation
  * collections fall in every block and are counted. No forced collection between blocks: it
  * costs the next block part of V8's optimized code (about an eighth more instructions).
  */
-export async function perReview(mode: Mode, { warm = 300, count = 200, blocks = 5 } = {}): Promise<PerReview> {
+export async function perReview(
+  mode: Mode,
+  { warm = 300, count = 200, blocks = 5, objects = 1 } = {},
+): Promise<PerReview> {
   const dir = mkdtempSync(join(tmpdir(), "crdshift-callgrind-"));
   try {
     const command = [
@@ -117,6 +120,7 @@ export async function perReview(mode: Mode, { warm = 300, count = 200, blocks = 
       String(warm),
       String(count),
       String(blocks),
+      String(objects),
     ];
     await new Promise<void>((resolve, reject) => {
       const child = spawn(command[0]!, command.slice(1), {

@@ -40,8 +40,16 @@ export function cronTab(i: number): Record<string, unknown> {
   };
 }
 
-/** A ConversionReview body as the apiserver writes it: compact, pre-filled response, newline. */
+/**
+ * A ConversionReview body as the apiserver writes it (compact, pre-filled response, newline),
+ * and as a server holds it: decoded from bytes, one flat string, not the rope of two pieces a
+ * template literal makes (which the first pass over it flattens in place).
+ */
 export function reviewBody(n: number): string {
+  return new TextDecoder().decode(new TextEncoder().encode(reviewText(n)));
+}
+
+function reviewText(n: number): string {
   return `${JSON.stringify({
     kind: "ConversionReview",
     apiVersion: "apiextensions.k8s.io/v1",

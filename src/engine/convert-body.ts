@@ -1,6 +1,14 @@
 import type { Failure, Rejection, Result } from "../outcomes";
-import { scanBody, treeShape } from "../protocol/body-scan";
-import { type Decoded, decodeJson, encodeJson, JsonError, OutOfRange, syntaxErrorMessage } from "../protocol/json";
+import { scanBody } from "../protocol/body-scan";
+import {
+  type Decoded,
+  decodeJson,
+  decodeWithShape,
+  encodeJson,
+  JsonError,
+  OutOfRange,
+  syntaxErrorMessage,
+} from "../protocol/json";
 import { failureReply, successReply } from "../protocol/reply";
 import { type ConversionReview, parseReview } from "../protocol/review-schema";
 import { exceedsEmbedded } from "../protocol/size";
@@ -97,17 +105,17 @@ function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
   try {
     // UTF-8 takes at most three bytes per UTF-16 unit: below a third of the limit, no item exceeds it.
     if (text.length <= PARSE_FIRST_LIMIT && text.length * 3 <= limits.maxObjectBytes) {
-      const decoded = decodeJson(text, DECODE);
       // Each level takes two characters: a body this short nests less than the limit, and too
       // little to keep JSON.stringify long (a 10,000-deep chain: 6 ms before it gives up).
       if (text.length <= 2 * Math.min(limits.maxDepth, 10_000))
-        return { ok: true, decoded, depth: 0, refusal: undefined };
+        return { ok: true, decoded: decodeJson(text, DECODE), depth: 0, refusal: undefined };
       // The walk that measures the depth also finds any `__proto__` key, which saves searching
-      // the text for one (and its escaped spellings).
-      const { depth, protoKey } = treeShape(decoded.value);
+      // the text for one (and its escaped spellings), and numbers JSON.parse may have changed.
+      const { decoded: walked, shape } = decodeWithShape(text, DECODE);
+      const { depth, protoKey } = shape;
       return depth > limits.maxDepth
         ? tooDeep(depth, limits.maxDepth)
-        : { ok: true, decoded, depth, refusal: undefined, protoKeys: protoKey };
+        : { ok: true, decoded: walked, depth, refusal: undefined, protoKeys: protoKey };
     }
     const shape = scanBody(text, limits.maxObjectBytes);
     if (shape.depth > limits.maxDepth) return tooDeep(shape.depth, limits.maxDepth);
@@ -133,6 +141,7 @@ function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
       decoded: decodeJson(text, shape.carefulNumbers ? DECODE_CAREFUL : DECODE_PLAIN),
       depth: shape.depth,
       refusal: undefined,
+      protoKeys: shape.protoKey,
     };
   } catch (error) {
     if (error instanceof JsonError) return { ok: false, reason: "invalid-json", message: error.message };

@@ -1,6 +1,5 @@
 import { stringEnd } from "./json-string-end";
 import { utf8Length } from "./size";
-import { objectPrototypeIsPolluted } from "./polluted-prototype";
 
 /**
  * The shape of a review body, read in one pass over its text before it is parsed, so that a
@@ -21,6 +20,11 @@ export interface BodyShape {
   objects?: ObjectsSpan;
   /** How many arrays were found as `request.objects`: 1 in any review not written to confuse. */
   objectsArrays: number;
+  /**
+   * Whether a string in the body (a key, or a value) reads `__proto__`, spelled plainly or with
+   * `\u` escapes: false means no object in it has a key of that name (engine/proto-keys.ts).
+   */
+  protoKey: boolean;
 }
 
 export interface ObjectsSpan {
@@ -43,6 +47,7 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
   // UTF-8 takes at most three bytes per UTF-16 unit: shorter items cannot exceed the limit.
   const candidateLength = itemLimitBytes / 3;
   let carefulNumbers = false;
+  let protoKey = false;
   let digits = 0;
   let depth = 0;
   let max = 0;
@@ -63,7 +68,10 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
       const end = stringEnd(text, i);
-      if (end < 0) return { depth: max, carefulNumbers, objectsArrays, ...(objects ? { objects } : {}) };
+      if (end < 0) return { depth: max, carefulNumbers, objectsArrays, protoKey, ...(objects ? { objects } : {}) };
+      // `__proto__` starts with `_`, plainly or as `\u005f`: one comparison for nearly every string.
+      const first = text.charCodeAt(i + 1);
+      if ((first === 95 /* _ */ || first === 92) /* \ */ && !protoKey) protoKey = readsProto(text, i, end);
       keyStart = i + 1;
       keyEnd = end;
       i = end + 1;
@@ -129,7 +137,42 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
     }
     i++;
   }
-  return { depth: max, carefulNumbers, objectsArrays, ...(objects ? { objects } : {}) };
+  return { depth: max, carefulNumbers, objectsArrays, protoKey, ...(objects ? { objects } : {}) };
+}
+
+/**
+ * Whether the JSON string from the quote at `open` to the one at `close` reads `__proto__`:
+ * each of its characters plain or as a `\u` escape, the only escape that spells them. Read by
+ * hand, without building a string: a body of many strings starting with `_` costs a few
+ * comparisons each.
+ */
+function readsProto(text: string, open: number, close: number): boolean {
+  let at = open + 1;
+  for (let k = 0; k < PROTO.length; k++) {
+    const want = PROTO.charCodeAt(k);
+    const c = text.charCodeAt(at);
+    if (c === want) {
+      at++;
+      continue;
+    }
+    if (c !== 92 /* \ */ || text.charCodeAt(at + 1) !== 117 /* u */ || hexAt(text, at + 2) !== want) return false;
+    at += 6;
+  }
+  return at === close;
+}
+
+const PROTO = "__proto__";
+
+/** The four hex digits at `at` as a number, or -1. */
+function hexAt(text: string, at: number): number {
+  let value = 0;
+  for (let k = at; k < at + 4; k++) {
+    const c = text.charCodeAt(k);
+    const digit = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
 }
 
 function isDigit(c: number): boolean {
@@ -147,80 +190,4 @@ function blank(text: string, start: number, end: number): boolean {
     if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
   }
   return true;
-}
-
-/** What a walk of a parsed JSON value finds: how deeply it nests, and whether a key is named `__proto__`. */
-export interface TreeShape {
-  /** A scalar 0, `[]` 1: the same count as `scanBody`'s. */
-  depth: number;
-  /** Whether an object anywhere has an own key `__proto__` (JSON.parse makes one from `"__proto__":`). */
-  protoKey: boolean;
-}
-
-/**
- * One walk of a parsed value for its depth and its `__proto__` keys. Recursive while shallow
- * (a third faster than a walk with its own stack, and every real object is), iterative below
- * that: V8's JSON.parse accepts any depth, so this must too.
- */
-export function treeShape(root: unknown): TreeShape {
-  const shape: TreeShape = { depth: 0, protoKey: false };
-  inheritedKeys = objectPrototypeIsPolluted();
-  if (typeof root === "object" && root !== null) walkShallow(root, 1, shape);
-  return shape;
-}
-
-/** How deeply a parsed JSON value nests (a scalar 0, `[]` 1), the same count as `scanBody`'s. */
-export function treeDepth(root: unknown): number {
-  return treeShape(root).depth;
-}
-
-const RECURSION_LIMIT = 64;
-/** Set by each walk: for-in then yields keys that are not the object's own (polluted-prototype.ts). */
-let inheritedKeys = false;
-
-function walkShallow(value: object, depth: number, shape: TreeShape): void {
-  if (depth > shape.depth) shape.depth = depth;
-  if (depth === RECURSION_LIMIT) return walkDeep(value, depth, shape);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (typeof item === "object" && item !== null) walkShallow(item, depth + 1, shape);
-    }
-    return;
-  }
-  for (const key in value) {
-    if (inheritedKeys && !Object.hasOwn(value, key)) continue;
-    if (key === "__proto__") shape.protoKey = true;
-    const item = (value as Record<string, unknown>)[key];
-    if (typeof item === "object" && item !== null) walkShallow(item, depth + 1, shape);
-  }
-}
-
-function walkDeep(root: object, rootDepth: number, shape: TreeShape): void {
-  const values: object[] = [root];
-  const depths: number[] = [rootDepth];
-  while (values.length > 0) {
-    const value = values.pop() as Record<string, unknown>;
-    const depth = depths.pop()!;
-    if (depth > shape.depth) shape.depth = depth;
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        if (typeof item === "object" && item !== null) {
-          values.push(item as Record<string, unknown>);
-          depths.push(depth + 1);
-        }
-      }
-    } else {
-      for (const key in value) {
-        if (inheritedKeys && !Object.hasOwn(value, key)) continue;
-        if (key === "__proto__") shape.protoKey = true;
-        const item = value[key];
-        if (typeof item === "object" && item !== null) {
-          values.push(item as Record<string, unknown>);
-          depths.push(depth + 1);
-        }
-      }
-    }
-  }
 }

@@ -3,6 +3,7 @@ import { CAREFUL_NUMBER, markNumbers, type Rewritten, restoreNumbers } from "./j
 import { printJson } from "./json-print";
 import { putBackRounded } from "./json-rounded";
 import { findSyntaxError } from "./json-syntax";
+import { type TreeShape, treeShape } from "./tree-shape";
 
 export { OutOfRange } from "./json-numbers";
 
@@ -42,6 +43,28 @@ export class JsonError extends Error {}
 export function mayHoldCarefulNumber(text: string): boolean {
   return CAREFUL_NUMBER.test(text);
 }
+
+/**
+ * `decodeJson` and `treeShape` of what it returns, for text long enough that its tree is walked
+ * anyway. Only a run of 16 digits is looked for before parsing (half the search for both
+ * kinds of careful numbers): without one, the only numbers JSON.parse changes are beyond a
+ * double's range, which it reads as 0 or ±Infinity, and the walk notices those. Only then is
+ * the text searched for a long exponent, and parsed again, carefully, if it holds one.
+ */
+export function decodeWithShape(text: string, options: DecodeOptions = {}): { decoded: Decoded; shape: TreeShape } {
+  if (SIXTEEN_DIGITS.test(text)) {
+    const decoded = decodeJson(text, { ...options, carefulNumbers: true });
+    return { decoded, shape: treeShape(decoded.value) };
+  }
+  const plain = decodeJson(text, { ...options, carefulNumbers: false });
+  const shape = treeShape(plain.value);
+  if (!shape.edgeNumber || !mayHoldCarefulNumber(text)) return { decoded: plain, shape };
+  const decoded = decodeJson(text, { ...options, carefulNumbers: true });
+  return { decoded, shape: treeShape(decoded.value) };
+}
+
+// Spelled out, as CAREFUL_NUMBER's (json-numbers.ts says why).
+const SIXTEEN_DIGITS = /\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d/;
 
 export function decodeJson(text: string, options: DecodeOptions = {}): Decoded {
   if (!(options.carefulNumbers ?? mayHoldCarefulNumber(text)))

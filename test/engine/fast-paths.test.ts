@@ -5,7 +5,8 @@ import { convertEach } from "../../src/engine/convert-batch";
 import { convertBody } from "../../src/engine/convert-body";
 import { finishObject, type KindMemo, startObject } from "../../src/engine/convert-object";
 import type { ReviewLimits } from "../../src/engine/limits";
-import { treeShape } from "../../src/protocol/body-scan";
+import { scanBody } from "../../src/protocol/body-scan";
+import { treeShape } from "../../src/protocol/tree-shape";
 import { type GroupVersion, parseApiVersion } from "../../src/protocol/api-version";
 import { parseReview, parseReviewWithZod, plainlyReview } from "../../src/protocol/review-schema";
 import { createRegistry, defineKind } from "../../src/registry";
@@ -13,8 +14,8 @@ import { createRegistry, defineKind } from "../../src/registry";
 /**
  * The engine's shortcuts against the general path each one stands for, over random reviews:
  * synchronous converters answered without a promise (against every converter made
- * asynchronous), the envelope's hand check (against zod), the tree walk's `__proto__` finding
- * (against searching every object), and kind lookups reused across objects (against each
+ * asynchronous), the envelope's hand check (against zod), the tree walk's and the scan's
+ * `__proto__` findings (against searching every object), and kind lookups reused across objects (against each
  * object looked up afresh). The replies must be the same to the byte.
  */
 
@@ -278,6 +279,31 @@ describe("the engine's shortcuts give the replies of its general path", () => {
           { mayHoldProtoKeys: true },
         );
         expect(JSON.stringify(walked)).toBe(JSON.stringify(searched));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("the scan finds every __proto__ key: searching only when it says so converts as searching always", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(reviewObject, { maxLength: 5 }), fc.boolean(), async (generated, escape) => {
+        // As a large body reaches the engine: text, scanned, then parsed; `__proto__` maybe escaped.
+        let text = JSON.stringify(generated);
+        if (escape) text = text.replaceAll('"__proto__"', '"\\u005f_proto__"');
+        const { protoKey } = scanBody(text);
+        const scanned = await convertEach(
+          registryFor({ now: 0 }, false),
+          "fast.example.com/v2",
+          JSON.parse(text) as unknown[],
+          { mayHoldProtoKeys: protoKey },
+        );
+        const searched = await convertEach(
+          registryFor({ now: 0 }, false),
+          "fast.example.com/v2",
+          JSON.parse(text) as unknown[],
+          { mayHoldProtoKeys: true },
+        );
+        expect(JSON.stringify(scanned)).toBe(JSON.stringify(searched));
       }),
       { numRuns: RUNS },
     );

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scanBody, treeDepth } from "../../src/protocol/body-scan";
+import { scanBody } from "../../src/protocol/body-scan";
+import { treeDepth, treeShape } from "../../src/protocol/tree-shape";
 
 describe("the body scan", () => {
   const depthOf = (value: unknown): number =>
@@ -54,6 +55,46 @@ describe("the body scan", () => {
     expect(scanBody('{"uid":"12345678901234567890","e":"1e400"}').carefulNumbers).toBe(false);
     expect(scanBody('{"n":12345678901234567890}').carefulNumbers).toBe(true);
     expect(scanBody('{"n":1E-400}').carefulNumbers).toBe(true);
+  });
+
+  it("notices every string that reads __proto__, however its characters are escaped", () => {
+    const key = fc.constantFrom("__proto__", "_proto__", "__proto_", "__proto__x", "x__proto__", "__PROTO__", "_", "a");
+    const keyed = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        fc.jsonValue({ maxDepth: 1 }),
+        key,
+        tie("object"),
+        fc.array(tie("value")),
+      ),
+      object: fc.dictionary(fc.oneof(key, fc.string()), tie("value"), { maxKeys: 4 }),
+    })).value;
+    // Each character of a string written as a \u escape where the mask says so, in either case.
+    const escaped = (text: string, mask: boolean[]) => {
+      let k = 0;
+      return text.replace(/"(?:[^"\\]|\\.)*"/g, (literal) =>
+        literal.replace(/[_protPROTxa]/g, (c) => {
+          const bit = mask.length > 0 && mask[k++ % mask.length];
+          if (!bit) return c;
+          const hex = c.charCodeAt(0).toString(16).padStart(4, "0");
+          return `\\u${k % 2 ? hex : hex.toUpperCase()}`;
+        }),
+      );
+    };
+    fc.assert(
+      fc.property(keyed, fc.array(fc.boolean(), { maxLength: 12 }), (value, mask) => {
+        const text = escaped(JSON.stringify(value), mask);
+        const strings = [...text.matchAll(/"(?:[^"\\]|\\.)*"/g)].map((m) => JSON.parse(m[0]) as unknown);
+        const { protoKey } = scanBody(text);
+        expect(protoKey).toBe(strings.includes("__proto__"));
+        // What it stands for: no key named __proto__ in the parsed tree when it says none.
+        if (treeShape(JSON.parse(text)).protoKey) expect(protoKey).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    expect(scanBody('{"\\u005f\\u005F\\u0070\\u0072\\u006f\\u0074\\u006f\\u005f\\u005f":1}').protoKey).toBe(true);
+    expect(scanBody('{"a":"__proto__"}').protoKey).toBe(true);
+    expect(scanBody('{"a":"_proto__\\u005f"}').protoKey).toBe(false);
   });
 
   const review = (objects: unknown[]) => ({ request: { uid: "u", objects } });

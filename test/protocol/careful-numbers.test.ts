@@ -2,7 +2,8 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../../src/config";
-import { decodeJson, encodeJson } from "../../src/protocol/json";
+import { treeShape } from "../../src/protocol/tree-shape";
+import { decodeJson, decodeWithShape, encodeJson } from "../../src/protocol/json";
 import { convertBody } from "../../src/engine/convert-body";
 import { createRegistry } from "../../src/registry";
 import { lambdaRuntimeNode } from "../bundles/lambda-runtime-node";
@@ -16,6 +17,30 @@ const registry = createRegistry([counterKind(GROUP)]);
 describe("integers beyond 2^53 beside digit runs in strings", () => {
   it("property: read and written back as lossless-json reads and writes them, by the marker's guess and exactly", () => {
     fc.assert(readsAsLosslessJson, { numRuns: 3000 });
+  });
+
+  it("property: parsed and walked, looking first for 16 digits alone, as decoded after the whole search and then walked", () => {
+    const outcome = (read: () => { decoded: unknown; shape: unknown }) => {
+      try {
+        return read();
+      } catch (error) {
+        return { thrown: error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error) };
+      }
+    };
+    // Cut short too, so that broken texts are refused alike.
+    const texts = fc
+      .tuple(hostileDocuments, fc.nat(), fc.boolean())
+      .map(([text, cut, whole]) => (whole ? text : text.slice(0, cut % (text.length + 1))));
+    fc.assert(
+      fc.property(texts, fc.constantFrom("mark", "refuse") as fc.Arbitrary<"mark" | "refuse">, (text, outOfRange) => {
+        const general = outcome(() => {
+          const decoded = decodeJson(text, { outOfRange });
+          return { decoded, shape: treeShape(decoded.value) };
+        });
+        expect(outcome(() => decodeWithShape(text, { outOfRange }))).toEqual(general);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("property: through the engine, a converted object holds each document as lossless-json writes it, whether the body is parsed first or scanned first", async () => {
