@@ -141,7 +141,7 @@ export function changedValue(token: string): bigint | OutOfRange | undefined {
  * Iterative, as the tree may be as deep as the text, and only until the last marker is in
  * place: a review holding one int64 rarely needs the whole tree walked.
  */
-export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
+export function restoreNumbers(root: unknown, marked: Rewritten): { value: unknown; outOfRange: boolean } {
   const { values } = marked;
   // Every marker string once parsed; the tag is random, so no string of a body can pose as one.
   const prefix = `\u0001${processTag()}:`;
@@ -149,9 +149,13 @@ export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
     value.charCodeAt(0) === 1 && value.startsWith(prefix) ? Number(value.slice(prefix.length)) : -1;
   if (typeof root === "string") {
     const at = markerAt(root);
-    return at < 0 ? root : values[at];
+    const value = at < 0 ? root : values[at];
+    return { value, outOfRange: value instanceof OutOfRange };
   }
-  if (typeof root !== "object" || root === null) return root;
+  if (typeof root !== "object" || root === null) return { value: root, outOfRange: false };
+  // Whether an `OutOfRange` is in the tree: one under a repeated key is not, and the body is
+  // then as if it never held it (as a parse first, which never sees it, finds: json.ts).
+  let outOfRange = false;
   // Each marker is in the tree once at most (one under a repeated key is gone): none left, done.
   let left = values.length;
   const pending: object[] = [root];
@@ -167,6 +171,7 @@ export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
           const at = markerAt(item);
           if (at < 0) continue;
           holder[i] = values[at];
+          outOfRange ||= values[at] instanceof OutOfRange;
           left--;
         }
       }
@@ -180,6 +185,7 @@ export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
           const at = markerAt(item);
           if (at < 0) continue;
           left--;
+          outOfRange ||= values[at] instanceof OutOfRange;
           // A key is data, `__proto__` too: set it as JSON.parse did, never as a prototype.
           if (key === "__proto__")
             Object.defineProperty(holder, key, {
@@ -193,7 +199,7 @@ export function restoreNumbers(root: unknown, marked: Rewritten): unknown {
       }
     }
   }
-  return root;
+  return { value: root, outOfRange };
 }
 
 export function isNumberCharacter(c: number): boolean {

@@ -75,12 +75,13 @@ export function decodeJson(text: string, options: DecodeOptions = {}): Decoded {
   const read = readMarked(text);
   if (!read) return { value: parse(text), lossless: false, outOfRange: false };
   const { parsed, marked } = read;
-  if (marked.firstOutOfRange >= 0 && options.outOfRange !== "mark")
+  const restored = restoreNumbers(parsed, marked);
+  if (restored.outOfRange && options.outOfRange !== "mark")
     throw new JsonError(`body holds a number beyond the range of a 64-bit float at position ${marked.firstOutOfRange}`);
   return {
-    value: restoreNumbers(parsed, marked),
+    value: restored.value,
     lossless: marked.values.some((value) => typeof value === "bigint"),
-    outOfRange: marked.firstOutOfRange >= 0,
+    outOfRange: restored.outOfRange,
   };
 }
 

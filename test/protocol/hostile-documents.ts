@@ -149,18 +149,27 @@ export const HAS_SOURCE_TEXT = ((): boolean => {
   return source === "1";
 })();
 
-/** Numbers beyond a double's range outside strings: those are refused (1e400, 1e-400). */
+/**
+ * Numbers beyond a double's range in the document (1e400, 1e-400): those are refused. One under
+ * a repeated key is not in it (the last value stands, as for JSON.parse), and is not refused.
+ */
 export function holdsOutOfRange(text: string): boolean {
-  let found = false;
-  losslessParse(text, null, {
+  const outOfRange = {};
+  const root: unknown = losslessParse(text, null, {
     onDuplicateKey: ({ newValue }) => newValue,
     parseNumber: (token) => {
       const double = Number(token);
-      if (!Number.isFinite(double) || (double === 0 && /[1-9]/.test(token.replace(/[eE].*$/, "")))) found = true;
-      return 0;
+      const beyond = !Number.isFinite(double) || (double === 0 && /[1-9]/.test(token.replace(/[eE].*$/, "")));
+      return beyond ? outOfRange : 0;
     },
   });
-  return found;
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (value === outOfRange) return true;
+    if (typeof value === "object" && value !== null) pending.push(...Object.values(value));
+  }
+  return false;
 }
 
 /**
@@ -193,10 +202,10 @@ export function strays(text: string): string | undefined {
     } catch {
       return undefined; // the exact marking reads it, checked above
     }
-    const fromGuess = encodeJson(restoreNumbers(parsed, guessed), true);
+    const fromGuess = encodeJson(restoreNumbers(parsed, guessed).value, true);
     const exact = markNumbers(text, true);
     const fromExact = exact
-      ? encodeJson(restoreNumbers(JSON.parse(exact.text), exact), true)
+      ? encodeJson(restoreNumbers(JSON.parse(exact.text), exact).value, true)
       : JSON.stringify(JSON.parse(text));
     if (fromGuess !== fromExact || fromGuess !== reference)
       return `${text}: the first guess parsed as ${fromGuess}, the exact marking as ${fromExact}`;
