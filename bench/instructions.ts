@@ -17,14 +17,14 @@ import { median } from "./stats";
  * NODE_EXTRA_CA_CERTS alone adds 400 million instructions to every start.
  */
 const VALGRIND = ["--tool=cachegrind", "--cache-sim=no", "--branch-sim=no", "--cachegrind-out-file=/dev/null"];
-const NODE_FLAGS = ["--hash-seed=1", "--random-seed=1", "--single-threaded"];
+export const NODE_FLAGS = ["--hash-seed=1", "--random-seed=1", "--single-threaded"];
 
 export function valgrindMissing(): string | undefined {
   if (spawnSync("valgrind", ["--version"]).error) return "valgrind is not installed";
   return undefined;
 }
 
-const setarch = spawnSync("setarch", ["-R", "true"]).status === 0;
+export const setarch = spawnSync("setarch", ["-R", "true"]).status === 0;
 
 export interface Counted {
   instructions: number;
@@ -135,20 +135,22 @@ export async function perReview(
       );
     });
     const figures = [];
-    for (let block = 1; block <= blocks; block++) {
-      const file = `${dir}/out.${block}`;
-      const total = Number(/^summary: (\d+)/m.exec(readFileSync(file, "utf8"))?.[1] ?? NaN);
-      const annotated = spawnSync("callgrind_annotate", ["--inclusive=yes", "--threshold=100", file], {
-        encoding: "utf8",
-        maxBuffer: 256 * 2 ** 20,
-      }).stdout;
-      let jit = 0;
-      for (const match of annotated.matchAll(JIT)) jit += Number(match[1]!.replaceAll(",", ""));
-      figures.push((total - jit) / count);
-    }
+    for (let block = 1; block <= blocks; block++) figures.push(blockInstructions(`${dir}/out.${block}`) / count);
     if (figures.some((f) => !Number.isFinite(f))) throw new Error(`callgrind ${mode}: a block was not counted`);
     return { instructions: median(figures), blocks: figures };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The instructions of one block callgrind dumped to `file`, JIT compilation left out. */
+export function blockInstructions(file: string): number {
+  const total = Number(/^summary: (\d+)/m.exec(readFileSync(file, "utf8"))?.[1] ?? NaN);
+  const annotated = spawnSync("callgrind_annotate", ["--inclusive=yes", "--threshold=100", file], {
+    encoding: "utf8",
+    maxBuffer: 256 * 2 ** 20,
+  }).stdout;
+  let jit = 0;
+  for (const match of annotated.matchAll(JIT)) jit += Number(match[1]!.replaceAll(",", ""));
+  return total - jit;
 }
