@@ -1,5 +1,6 @@
 import { quote } from "../clip";
 import { ConversionFailure } from "./conversion-failure";
+import { objectPrototypeIsPolluted } from "../protocol/polluted-prototype";
 import { copyJson, goTypeName, isJsonObject, type JsonObject, jsonTypeName } from "./json-values";
 import { annotationsError, labelsError } from "./labels";
 
@@ -113,9 +114,12 @@ function stringMapError(field: MutableField, value: unknown): string | undefined
 
 /** The first key of a labels or annotations map whose value is not a string. */
 function nonStringKey(map: JsonObject): string | undefined {
-  // Values in bulk: no lookup by key unless one is wrong.
-  const values = Object.values(map);
-  for (let i = 0; i < values.length; i++) if (typeof values[i] !== "string") return Object.keys(map)[i];
+  // for-in reads each value by V8's for-in fast path, several times cheaper than
+  // `Object.values`. It yields the own keys first, in `Object.keys` order, then any inherited
+  // ones: only a key whose value is not a string is asked whether it is the map's own.
+  for (const key in map) {
+    if (typeof map[key] !== "string" && Object.hasOwn(map, key)) return key;
+  }
   return undefined;
 }
 
@@ -128,19 +132,27 @@ function nonStringKey(map: JsonObject): string | undefined {
  */
 export function privateMetadata(metadata: JsonObject): JsonObject {
   // A spread copies every key as data (`__proto__` too) and keeps the original's shape; then
-  // the values that are objects are copied in place.
+  // the values that are objects are copied in place. Keys read with for-in (V8's fast path,
+  // several times cheaper than `Object.values`): the copy is a plain object, so for-in yields
+  // only its own keys unless Object.prototype is polluted. Labels and annotations are written by
+  // name: a store by a key held in a variable costs several times more.
   const copy: JsonObject = { ...metadata };
-  const values = Object.values(copy);
-  let keys: string[] | undefined;
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    if (typeof value !== "object" || value === null) continue;
-    keys ??= Object.keys(copy);
-    const key = keys[i]!;
-    if (key === "managedFields") continue;
-    const copied = key === "labels" || key === "annotations" ? { ...value } : copyJson(value);
-    // An own `__proto__` field is a data property: assigning to it cannot reach the prototype.
-    copy[key] = copied;
+  if (objectPrototypeIsPolluted()) {
+    for (const key of Object.keys(copy)) copyField(copy, key);
+    return copy;
   }
+  const { labels, annotations } = copy;
+  if (typeof labels === "object" && labels !== null && Object.hasOwn(copy, "labels")) copy.labels = { ...labels };
+  if (typeof annotations === "object" && annotations !== null && Object.hasOwn(copy, "annotations"))
+    copy.annotations = { ...annotations };
+  for (const key in copy) if (key !== "labels" && key !== "annotations") copyField(copy, key);
   return copy;
+}
+
+/** Copies a field in place if its value is an object (but managedFields, shared). */
+function copyField(copy: JsonObject, key: string): void {
+  const value = copy[key];
+  if (typeof value !== "object" || value === null || key === "managedFields") return;
+  // An own `__proto__` field is a data property: assigning to it cannot reach the prototype.
+  copy[key] = key === "labels" || key === "annotations" ? { ...value } : copyJson(value);
 }

@@ -115,10 +115,10 @@ function compileObject(def: Record<string, any>): Check {
   const keys = Object.keys(shape);
   if (keys.includes("__proto__")) return never;
   // zod lets a key be absent only for an optional schema (optional in and out).
-  const fields = keys.map((key) => {
-    const field = shape[key]!;
-    return [key, compile(field), field._zod.optin === "optional" && field._zod.optout === "optional"] as const;
-  });
+  const checks = keys.map((key) => compile(shape[key]!));
+  const mayBeAbsent = keys.map(
+    (key) => shape[key]!._zod.optin === "optional" && shape[key]!._zod.optout === "optional",
+  );
   const catchall = def.catchall as core.$ZodType | undefined;
   const extra: "ignore" | "refuse" | Check =
     catchall === undefined
@@ -132,12 +132,15 @@ function compileObject(def: Record<string, any>): Check {
   return (v) => {
     if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
     const object = v as Record<string, unknown>;
-    for (const [key, check, mayBeAbsent] of fields) {
-      if (!(key in object)) {
-        if (mayBeAbsent) continue;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      // One lookup for a field that is there; `in` only when it reads undefined.
+      const value = object[key];
+      if (value === undefined && !(key in object)) {
+        if (mayBeAbsent[i]) continue;
         return false;
       }
-      if (!check(object[key])) return false;
+      if (!checks[i]!(value)) return false;
     }
     if (extra === "ignore") return true;
     for (const key in object) {

@@ -112,6 +112,56 @@ function changed(copy: JsonObject, how: string, replacement: unknown): JsonObjec
   return out;
 }
 
+/**
+ * What other code in the process may have done to Object.prototype: an enumerable field (for-in
+ * yields it on every object), or a non-enumerable one (a read by name finds it on any object that
+ * lacks its own). Labels and annotations, as both, with a value of each kind.
+ */
+const pollution = fc.constantFrom(
+  undefined,
+  { name: "labels", enumerable: true, value: { app: "x" } },
+  { name: "labels", enumerable: false, value: { app: "x" } },
+  { name: "annotations", enumerable: true, value: 7 },
+  { name: "annotations", enumerable: false, value: { note: "y" } },
+  { name: "app", enumerable: true, value: 3 },
+  { name: "tier", enumerable: true, value: "b" },
+  { name: "extra", enumerable: true, value: { a: "b" } },
+);
+type Pollution = { name: string; enumerable: boolean; value: unknown } | undefined;
+
+/** `run` with Object.prototype polluted as `how` says, cleaned up after (fast-check runs clean). */
+function pollutedWith<T>(how: Pollution, run: () => T): T {
+  if (how === undefined) return run();
+  Object.defineProperty(Object.prototype, how.name, {
+    value: how.value,
+    enumerable: how.enumerable,
+    configurable: true,
+    writable: true,
+  });
+  try {
+    return run();
+  } finally {
+    delete (Object.prototype as Record<string, unknown>)[how.name];
+  }
+}
+
+/** Some maps given a prototype of their own, holding fields of its own (enumerable and not). */
+function withPrototypes(metadata: JsonObject, inherited: JsonObject): JsonObject {
+  const out: JsonObject = { ...metadata };
+  for (const field of MUTABLE) {
+    const value = out[field];
+    if (!isJsonObject(value) || Object.keys(value).length % 2 === 1) continue;
+    const prototype = Object.create(inherited) as JsonObject;
+    Object.defineProperty(prototype, "hidden", { value: 5, enumerable: false });
+    const map = Object.create(prototype) as JsonObject;
+    for (const [name, item] of Object.entries(value))
+      Object.defineProperty(map, name, { value: item, enumerable: true, writable: true, configurable: true });
+    out[field] = map;
+  }
+  return out;
+}
+const inheritedFields = fc.dictionary(key, mapValue, { maxKeys: 3 }).map((value) => JSON.parse(JSON.stringify(value)));
+
 describe("metadata read in bulk and by name, as key by key", () => {
   it("the same problem with an object's own metadata, or none", () => {
     fc.assert(
@@ -136,6 +186,27 @@ describe("metadata read in bulk and by name, as key by key", () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("the same check and copy whatever the maps inherit, and with Object.prototype polluted", () => {
+    fc.assert(
+      fc.property(metadata, inheritedFields, pollution, (plain, inherited, how) => {
+        const value = withPrototypes(plain, inherited);
+        // Fields are read by name in both: a polluted Object.prototype may lend one.
+        const expected = pollutedWith(how, () => referenceSourceError(value));
+        expect(pollutedWith(how, () => sourceMetadataError(value))).toBe(expected);
+        if (expected !== undefined) return;
+        const copy = pollutedWith(how, () => privateMetadata(value));
+        expect(Object.keys(copy)).toEqual(Object.keys(value));
+        expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+        for (const [name, item] of Object.entries(copy)) {
+          if (typeof item !== "object" || item === null) continue;
+          if (name === "managedFields") expect(item).toBe(value.managedFields);
+          else expect(item).not.toBe(value[name]);
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 
