@@ -1,3 +1,4 @@
+import { replaceLeaves } from "./tree-leaves";
 import { stringEnd } from "./json-string-end";
 
 /**
@@ -137,69 +138,24 @@ export function changedValue(token: string): bigint | OutOfRange | undefined {
 }
 
 /**
- * Puts each marker's value in its place, in the tree JSON.parse made of `markNumbers`' text.
- * Iterative, as the tree may be as deep as the text, and only until the last marker is in
- * place: a review holding one int64 rarely needs the whole tree walked.
+ * Puts each marker's value in its place, in the tree JSON.parse made of `markNumbers`' text,
+ * and says whether an `OutOfRange` is among them: one under a repeated key is not, and the body
+ * is then as if it never held it (as a parse first, which never sees it, finds: json.ts).
  */
 export function restoreNumbers(root: unknown, marked: Rewritten): { value: unknown; outOfRange: boolean } {
   const { values } = marked;
   // Every marker string once parsed; the tag is random, so no string of a body can pose as one.
   const prefix = `\u0001${processTag()}:`;
-  const markerAt = (value: string): number =>
-    value.charCodeAt(0) === 1 && value.startsWith(prefix) ? Number(value.slice(prefix.length)) : -1;
-  if (typeof root === "string") {
-    const at = markerAt(root);
-    const value = at < 0 ? root : values[at];
-    return { value, outOfRange: value instanceof OutOfRange };
-  }
-  if (typeof root !== "object" || root === null) return { value: root, outOfRange: false };
-  // Whether an `OutOfRange` is in the tree: one under a repeated key is not, and the body is
-  // then as if it never held it (as a parse first, which never sees it, finds: json.ts).
   let outOfRange = false;
-  // Each marker is in the tree once at most (one under a repeated key is gone): none left, done.
-  let left = values.length;
-  const pending: object[] = [root];
-  while (pending.length > 0 && left > 0) {
-    const holder = pending.pop() as Record<string, unknown>;
-    if (Array.isArray(holder)) {
-      // Last to first onto the stack, so that the first comes off it first: the first of a
-      // review's objects is reached before the rest are looked at.
-      for (let i = holder.length - 1; i >= 0; i--) {
-        const item: unknown = holder[i];
-        if (typeof item === "object" && item !== null) pending.push(item);
-        else if (typeof item === "string") {
-          const at = markerAt(item);
-          if (at < 0) continue;
-          holder[i] = values[at];
-          outOfRange ||= values[at] instanceof OutOfRange;
-          left--;
-        }
-      }
-    } else {
-      // Own names only: for-in would also walk what is enumerable on Object.prototype, and an
-      // object put there (by any code in the process) holds itself, so the walk would not end.
-      for (const key of Object.keys(holder)) {
-        const item = holder[key];
-        if (typeof item === "object" && item !== null) pending.push(item);
-        else if (typeof item === "string") {
-          const at = markerAt(item);
-          if (at < 0) continue;
-          left--;
-          outOfRange ||= values[at] instanceof OutOfRange;
-          // A key is data, `__proto__` too: set it as JSON.parse did, never as a prototype.
-          if (key === "__proto__")
-            Object.defineProperty(holder, key, {
-              value: values[at],
-              enumerable: true,
-              writable: true,
-              configurable: true,
-            });
-          else holder[key] = values[at];
-        }
-      }
-    }
-  }
-  return { value: root, outOfRange };
+  const valueOf = (text: string): unknown => {
+    if (text.charCodeAt(0) !== 1 || !text.startsWith(prefix)) return undefined;
+    const value = values[Number(text.slice(prefix.length))];
+    outOfRange ||= value instanceof OutOfRange;
+    return value;
+  };
+  // Each marker is in the tree once at most: none left, done.
+  const put = replaceLeaves(root, "string", valueOf, values.length)!;
+  return { value: put.value, outOfRange };
 }
 
 export function isNumberCharacter(c: number): boolean {

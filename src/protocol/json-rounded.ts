@@ -1,4 +1,5 @@
 import { afterSpace, changedValue, escapedBefore, isNumberCharacter, OutOfRange } from "./json-numbers";
+import { replaceLeaves } from "./tree-leaves";
 
 /**
  * Integers beyond ±2^53 put back exact into the tree JSON.parse made of the text itself: no
@@ -103,82 +104,13 @@ const MAGNITUDE =
 const INTEGER = /^-?[1-9]\d*$/;
 const TWO_TO_53 = 2 ** 53;
 
-/**
- * The walk: iterative (the tree may be as deep as the text), own names only (Object.prototype
- * may hold enumerable names, even an object holding itself), and only until as many integers
- * are in place as the text spells (in strings or under a repeated key some are not in the tree).
- */
+/** Each rounded integer of the tree as the `bigint` its spelling is; undefined where a number is spelled nowhere the scan looked. */
 function swapRounded(
   root: unknown,
   spellings: Spellings,
   integers: number,
 ): { value: unknown; lossless: boolean } | undefined {
-  if (typeof root === "number") {
-    const swapped = spellings.swapFor(root);
-    return swapped === null ? undefined : { value: swapped ?? root, lossless: swapped !== undefined };
-  }
-  if (typeof root !== "object" || root === null) return { value: root, lossless: false };
-  let left = integers;
-  const ownOnly = !inheritsEnumerable();
-  const pending: object[] = [root];
-  while (pending.length > 0 && left > 0) {
-    const holder = pending.pop() as Record<string, unknown>;
-    if (Array.isArray(holder)) {
-      // Last to first onto the stack: the first of a review's objects is looked at first.
-      for (let i = holder.length - 1; i >= 0; i--) {
-        const item: unknown = holder[i];
-        if (typeof item === "object" && item !== null) pending.push(item);
-        else if (typeof item === "number") {
-          const swapped = spellings.swapFor(item);
-          if (swapped === undefined) continue;
-          if (swapped === null) return undefined;
-          holder[i] = swapped;
-          left--;
-        }
-      }
-    } else {
-      // for-in needs no array of names per object (half the walk's time), and reads own names
-      // alone where nothing inherited is enumerable: every object here is JSON.parse's, made
-      // on Object.prototype. Otherwise (code in the process put a name there) Object.keys.
-      if (ownOnly) {
-        for (const key in holder) {
-          const item = holder[key];
-          if (typeof item === "object" && item !== null) pending.push(item);
-          else if (typeof item === "number") {
-            const swapped = spellings.swapFor(item);
-            if (swapped === undefined) continue;
-            if (swapped === null) return undefined;
-            left--;
-            setData(holder, key, swapped);
-          }
-        }
-      } else {
-        for (const key of Object.keys(holder)) {
-          const item = holder[key];
-          if (typeof item === "object" && item !== null) pending.push(item);
-          else if (typeof item === "number") {
-            const swapped = spellings.swapFor(item);
-            if (swapped === undefined) continue;
-            if (swapped === null) return undefined;
-            left--;
-            setData(holder, key, swapped);
-          }
-        }
-      }
-    }
-  }
-  return { value: root, lossless: left < integers };
-}
-
-/** A key is data, `__proto__` too: set as JSON.parse set it, never as a prototype. */
-function setData(holder: Record<string, unknown>, key: string, value: bigint): void {
-  if (key === "__proto__")
-    Object.defineProperty(holder, key, { value, enumerable: true, writable: true, configurable: true });
-  else holder[key] = value;
-}
-
-/** Whether an object made by JSON.parse inherits an enumerable name (put on Object.prototype). */
-function inheritsEnumerable(): boolean {
-  for (const _ in {}) return true;
-  return false;
+  // null: a number of that magnitude the scan did not see, a mistake in it; nothing is trusted.
+  const put = replaceLeaves(root, "number", (item: number) => spellings.swapFor(item), integers);
+  return put && { value: put.value, lossless: put.replaced > 0 };
 }

@@ -91,6 +91,20 @@ describe("reading numbers that JSON.parse would change", () => {
     expect(encodeJson(decoded.value, true)).toBe(nest(50_000, "-9223372036854775808"));
   });
 
+  it("puts an integer under a key named __proto__ back as that key's value, never as a prototype", () => {
+    // Put back by the double alone, and by markers (two spellings of 2^63 make one double).
+    for (const other of ["1", "9223372036854775806"]) {
+      const text = `{"__proto__":9223372036854775807,"a":[{"__proto__":-12345678901234567891}],"b":${other}}`;
+      const { value } = decodeJson(text) as { value: Record<string, unknown> };
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(value, "__proto__")?.value).toBe(9223372036854775807n);
+      const inner = (value.a as Array<Record<string, unknown>>)[0]!;
+      expect(Object.getPrototypeOf(inner)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(inner, "__proto__")?.value).toBe(-12345678901234567891n);
+      expect(encodeJson(value, true)).toBe(text);
+    }
+  });
+
   it("refuses a number beyond a double's range by default, saying where and not what", () => {
     for (const [text, position] of [
       ['{"a":1e400}', 5],
