@@ -4,7 +4,7 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CRDSHIFT_SERVER, NAIVE_WEBHOOK, type Peer } from "./http";
-import { blockInstructions, NODE_FLAGS, setarch, valgrindMissing } from "./instructions";
+import { blockInstructions, callgrindBlocks, valgrindMissing } from "./instructions";
 import { reviewBody } from "./objects";
 import { besideBench } from "./paths";
 import { kilo, type Row, table, times } from "./report";
@@ -49,15 +49,7 @@ interface Counts {
 async function counted(peer: Peer): Promise<Counts> {
   const dir = mkdtempSync(join(tmpdir(), "crdshift-http-callgrind-"));
   const command = [
-    ...(setarch ? ["setarch", "-R"] : []),
-    "valgrind",
-    "--tool=callgrind",
-    `--callgrind-out-file=${dir}/out`,
-    "--zero-before=node::os::GetHostname*",
-    "--dump-before=node::os::GetUptime*",
-    ...(simulate ? ["--cache-sim=yes", "--branch-sim=yes"] : []),
-    process.execPath,
-    ...NODE_FLAGS,
+    ...callgrindBlocks(`${dir}/out`, simulate ? ["--cache-sim=yes", "--branch-sim=yes"] : []),
     "--import",
     besideBench("http-instructions-marker.mjs"),
     peer.script,

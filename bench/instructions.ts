@@ -26,6 +26,24 @@ export function valgrindMissing(): string | undefined {
 
 export const setarch = spawnSync("setarch", ["-R", "true"]).status === 0;
 
+/**
+ * valgrind's callgrind, counting only between the marks a program makes (os.hostname() starts
+ * a block, os.uptime() ends it), writing to `outFile`; then node with the repeatable flags.
+ */
+export function callgrindBlocks(outFile: string, extra: string[] = []): string[] {
+  return [
+    ...(setarch ? ["setarch", "-R"] : []),
+    "valgrind",
+    "--tool=callgrind",
+    `--callgrind-out-file=${outFile}`,
+    "--zero-before=node::os::GetHostname*",
+    "--dump-before=node::os::GetUptime*",
+    ...extra,
+    process.execPath,
+    ...NODE_FLAGS,
+  ];
+}
+
 export interface Counted {
   instructions: number;
   /** What the program wrote on fd 3 (the Lambda host's results). */
@@ -107,14 +125,7 @@ export async function perReview(
   const dir = mkdtempSync(join(tmpdir(), "crdshift-callgrind-"));
   try {
     const command = [
-      ...(setarch ? ["setarch", "-R"] : []),
-      "valgrind",
-      "--tool=callgrind",
-      `--callgrind-out-file=${dir}/out`,
-      "--zero-before=node::os::GetHostname*",
-      "--dump-before=node::os::GetUptime*",
-      process.execPath,
-      ...NODE_FLAGS,
+      ...callgrindBlocks(`${dir}/out`),
       CHILD,
       mode,
       String(warm),
