@@ -1,12 +1,11 @@
-import { createHash } from "node:crypto";
 import { serve } from "@hono/node-server";
 import { createApp, createJsonLogger, readConfig, silentLogger } from "crdshift";
 import { registry } from "../examples";
 
-// crdshift's Hono app alone on @hono/node-server (log lines written straight to stdout,
-// node:crypto's hash for the token): what `serve()` from crdshift/node answers everything with
-// but the reviews it takes on its own route. One switch for the profile: BENCH_LOG=off drops the
-// log lines, to measure what they cost over HTTP (CRDSHIFT_LOG_REVIEWS=all writes one per review).
+// crdshift's Hono app alone on @hono/node-server (log lines written straight to stdout): what
+// `serve()` from crdshift/node answers everything with but the reviews it takes on its own route.
+// One switch for the profile: BENCH_LOG=off drops the log lines, to measure what they cost over
+// HTTP (CRDSHIFT_LOG_REVIEWS=all writes one per review).
 const log =
   process.env.BENCH_LOG === "off"
     ? silentLogger
@@ -17,6 +16,5 @@ const app = createApp({
   registry,
   config: readConfig(process.env),
   log,
-  tokenHash: (text) => createHash("sha256").update(text).digest("hex"),
 });
 serve({ fetch: app.fetch, port: Number(process.env.PORT), hostname: "127.0.0.1" });

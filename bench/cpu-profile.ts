@@ -23,7 +23,7 @@ interface Profile {
  */
 export const PARTS = [
   "log line per review (record, JSON.stringify, write to /dev/null)",
-  "token: SHA-256 of the path token",
+  "token: the path token's comparison",
   "metrics",
   "envelope validation (zod)",
   "converter (the docs CronTab's v1beta1 -> v1, stash annotation)",
@@ -72,7 +72,7 @@ function bundleSources(bundle: string): (line: number) => string {
 /** The part of one frame, or undefined for a frame that says nothing (a native, a wrapper). */
 function partOf(url: string, functionName: string, source: string): Part | undefined {
   if (source === "src/log.ts" || (source === "src/platform/node.ts" && functionName === "")) return PARTS[0];
-  if (source === "src/platform/sha256.ts" || url.includes("internal/crypto/hash")) return PARTS[1];
+  if (source === "src/http/path-token.ts") return PARTS[1];
   if (source.startsWith("src/metrics/")) return PARTS[2];
   if (url.includes("/node_modules/zod/")) return PARTS[3];
   if (source.startsWith("examples/") || source === "src/registry/stash.ts") return PARTS[4];

@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Config } from "./config";
-import { type Admission, createAdmission, declaredLength, type RequestHead, type TokenHash } from "./http/admission";
+import { type Admission, createAdmission, declaredLength, type RequestHead } from "./http/admission";
 import { type HttpReply, JSON_CONTENT_TYPE } from "./http/reply";
 import { createReport, type Report } from "./http/report";
 import { createReviewRoute, type ReviewRoute } from "./http/review-route";
@@ -35,12 +35,6 @@ export interface AppOptions {
    * Workers, `requestContext.http.sourceIp` on Lambda), for CRDSHIFT_ALLOWED_SOURCES.
    */
   callerAddress?: (c: Context) => string | undefined;
-  /**
-   * The hash tokens go through before their constant-time comparison. Default: SHA-256 from Web
-   * Crypto (Hono's). Node and Lambda pass node:crypto's: the same hash without loading Node's
-   * Web Crypto on a cold start (2-6 ms).
-   */
-  tokenHash?: TokenHash;
 }
 
 /**
@@ -70,9 +64,9 @@ export function createApp(options: AppOptions): Hono {
 
 export function createWebhook(options: AppOptions): Webhook {
   const { registry, config, log = jsonLogger, now = Date.now, startedAt, platformDeadline } = options;
-  const { metrics = noMetrics, defer = deferAfterReply, callerAddress, tokenHash } = options;
+  const { metrics = noMetrics, defer = deferAfterReply, callerAddress } = options;
   const report = createReport({ log, metrics, logReviews: config.logReviews, logObjectNames: config.logObjectNames });
-  const admit = createAdmission({ config, log, ...(tokenHash ? { tokenHash } : {}) });
+  const admit = createAdmission({ config, log });
   const review = createReviewRoute({ registry, config, report, now, startedAt });
   const streamedSize = createStreamedSizeCheck(config.bodyLimitBytes, report);
   const app = new Hono();
@@ -92,13 +86,20 @@ export function createWebhook(options: AppOptions): Webhook {
       header: (name) => c.req.header(name),
       callerAddress: () => callerAddress?.(c),
     };
-    const refusal = await admit(head);
+    const refusal = admit(head);
     if (refusal) return send(c, report.refuse(refusal));
     if (declaredLength(head) === undefined) {
       const refused = await streamedSize(c);
       if (refused) return send(c, refused);
     }
-    return send(c, await review(() => c.req.text(), platformDeadline && (() => platformDeadline(c))));
+    const answer = review(platformDeadline?.(c));
+    let body: string;
+    try {
+      body = await c.req.text();
+    } catch (error) {
+      return send(c, report.unreadable(error));
+    }
+    return send(c, await answer(body));
   };
 
   app.all("/convert", convert);

@@ -81,8 +81,10 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, unknown>>;
 
-// base64url: safe in one URL path segment; 16 characters is the least we accept, 32+ is advised.
-const TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
+/** A path token's length in characters: 16 is the least we accept, 32+ is advised. */
+export const TOKEN_LENGTH = { min: 16, max: 256 } as const;
+// base64url: safe in one URL path segment.
+const TOKEN = new RegExp(`^[A-Za-z0-9_-]{${TOKEN_LENGTH.min},${TOKEN_LENGTH.max}}$`);
 
 /**
  * What differs by platform when the environment says nothing: the metrics sink (EMF on Lambda)

@@ -34,9 +34,14 @@ export type BodyOutcome = Result<{ review: ConversionReview; text: string; failu
 /**
  * The whole of the webhook's work on one body, without HTTP: shape check, decode, envelope,
  * limits, conversion, encoding. The app adds routes, logs and metrics around it; the benchmark
- * measures exactly this.
+ * measures exactly this. Synchronous while every converter is (a promise per review costs more
+ * than a typical converter); a promise only when a converter returned one.
  */
-export async function convertBody(registry: Registry, text: string, options: BodyOptions): Promise<BodyOutcome> {
+export function convertBody(
+  registry: Registry,
+  text: string,
+  options: BodyOptions,
+): BodyOutcome | Promise<BodyOutcome> {
   const { limits } = options;
   const read = readBody(text, limits);
   if (!read.ok) return read;
@@ -55,13 +60,13 @@ export async function convertBody(registry: Registry, text: string, options: Bod
         budget: options.budget,
         mayHoldProtoKeys: read.protoKeys ?? mayHoldProtoKey(text),
       });
-  // Awaited only when a converter was asynchronous.
-  const result = converting instanceof Promise ? await converting : converting;
-  return {
+  const deep = read.depth > NATIVE_PRINT_DEPTH;
+  const reply = (result: BatchResult): BodyOutcome => ({
     ok: true,
     review,
-    ...encodeReply(review, result, decoded.lossless, read.depth > NATIVE_PRINT_DEPTH, limits.replyLimitBytes),
-  };
+    ...encodeReply(review, result, decoded.lossless, deep, limits.replyLimitBytes),
+  });
+  return converting instanceof Promise ? converting.then(reply) : reply(converting);
 }
 
 /**

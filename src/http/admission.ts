@@ -1,6 +1,6 @@
-import { sha256 } from "hono/utils/crypto";
 import type { Config } from "../config";
 import type { Logger } from "../log";
+import { createTokenCheck } from "./path-token";
 import { NOT_FOUND, type Refusal } from "./report";
 
 /**
@@ -17,21 +17,13 @@ export interface RequestHead {
   callerAddress(): string | undefined;
 }
 
-/** Hashes a token before the constant-time comparison (see AppOptions.tokenHash). */
-export type TokenHash = (text: string) => string | null | Promise<string | null>;
-
 export interface AdmissionOptions {
   config: Config;
   log: Logger;
-  /** Default: SHA-256 from Web Crypto. */
-  tokenHash?: TokenHash;
 }
 
-/**
- * The refusal of a request that may not be read as a review, or undefined to go on. Synchronous
- * where the token's hash is (node:crypto): no promise on the common path.
- */
-export type Admission = (head: RequestHead) => Refusal | undefined | Promise<Refusal | undefined>;
+/** The refusal of a request that may not be read as a review, or undefined to go on. */
+export type Admission = (head: RequestHead) => Refusal | undefined;
 
 const METHOD_NOT_ALLOWED: Refusal = {
   reason: "method-not-allowed",
@@ -58,9 +50,9 @@ export function tooLarge(limitBytes: number): Refusal {
  * (see `declaredLength`). Plain checks in a row rather than a middleware chain: every request
  * passes them.
  */
-export function createAdmission({ config, log, tokenHash }: AdmissionOptions): Admission {
+export function createAdmission({ config, log }: AdmissionOptions): Admission {
   const callerAllowed = callerNetworkCheck(config.allowedCallers, log);
-  const tokenAccepted = createTokenCheck(config.tokens, tokenHash);
+  const tokenAccepted = createTokenCheck(config.tokens);
   const overLimit = tooLarge(config.bodyLimitBytes);
   const rest = (head: RequestHead): Refusal | undefined => {
     if (head.method !== "POST") return METHOD_NOT_ALLOWED;
@@ -70,10 +62,7 @@ export function createAdmission({ config, log, tokenHash }: AdmissionOptions): A
   };
   return (head) => {
     if (!callerAllowed(head)) return SOURCE_NOT_ALLOWED;
-    const accepted = tokenAccepted(head.token);
-    if (accepted === true) return rest(head);
-    if (accepted === false) return NOT_FOUND;
-    return accepted.then((yes) => (yes ? rest(head) : NOT_FOUND));
+    return tokenAccepted(head.token) ? rest(head) : NOT_FOUND;
   };
 }
 
@@ -103,60 +92,6 @@ function callerNetworkCheck(allowed: Config["allowedCallers"], log: Logger): (he
     }
     return address !== undefined && allowed.matches(address);
   };
-}
-
-/**
- * Whether a given path token is one of the accepted ones. Each accepted token is hashed once, at
- * start; a given one once per request; the digests are compared in constant time, against every
- * accepted token, so timing tells neither how much of a token was right nor which one matched.
- */
-export function createTokenCheck(
-  tokens: readonly string[],
-  hash: TokenHash = sha256,
-): (given: string | undefined) => boolean | Promise<boolean> {
-  if (tokens.length === 0) return (given) => given === undefined;
-  const hashed = tokens.map(hash);
-  let digests: readonly (string | null)[] | Promise<readonly (string | null)[]> = hashed.some(isPromise)
-    ? Promise.all(hashed).then((known) => (digests = known))
-    : (hashed as (string | null)[]);
-  return (given) => {
-    if (given === undefined) return false;
-    const digest = hash(given);
-    if (isPromise(digest) || isPromise(digests)) {
-      return Promise.all([digests, digest]).then(([known, mine]) => matchesAny(known, mine));
-    }
-    return matchesAny(digests, digest);
-  };
-}
-
-/** Whether `given` is one of the accepted path tokens (a one-off createTokenCheck). */
-export async function tokenMatches(
-  tokens: readonly string[],
-  given: string | undefined,
-  hash?: TokenHash,
-): Promise<boolean> {
-  if (tokens.length === 0) return false;
-  return createTokenCheck(tokens, hash)(given);
-}
-
-function matchesAny(digests: readonly (string | null)[], given: string | null): boolean {
-  if (given === null) return false;
-  let matched = false;
-  // No early exit: every digest is compared.
-  for (const digest of digests) matched = (digest !== null && constantTimeEqual(digest, given)) || matched;
-  return matched;
-}
-
-/** Equality whose time depends on the lengths only, never on where the strings differ. */
-function constantTimeEqual(a: string, b: string): boolean {
-  let difference = a.length ^ b.length;
-  const length = Math.max(a.length, b.length);
-  for (let i = 0; i < length; i++) difference |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
-  return difference === 0;
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as Promise<T> | null)?.then === "function";
 }
 
 /** `application/json` or any `application/*+json`, parameters allowed (a proxy may add them). */

@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { convertBody } from "../engine/convert-body";
+import { type BodyOutcome, convertBody } from "../engine/convert-body";
 import type { Registry } from "../registry";
 import type { HttpReply } from "./reply";
 import type { Report } from "./report";
@@ -16,37 +16,32 @@ export interface ReviewRouteOptions {
 }
 
 /**
- * An admitted review request, from its body to its reply: the budget (a cold start spends the
- * first request's), the body read, the conversion, the report. `readBody` is the platform's way
- * to the body's text (it rejects when the upload breaks off); `platformDeadline` its own limit
- * for this request, if any.
+ * An admitted review request, in two calls: when it arrives, before its body is read (the
+ * budget starts; a cold start spends the first request's; `platformDeadline` is the platform's
+ * own limit for this request, if any), then with the body's text, for the conversion and the
+ * report. The reply is synchronous while the review's converters are: no promise per read. A
+ * body that could not be read is the report's (`unreadable`).
  */
-export type ReviewRoute = (
-  readBody: () => Promise<string>,
-  platformDeadline?: () => number | undefined,
-) => Promise<HttpReply>;
+export type ReviewRoute = (platformDeadline?: number) => (body: string) => HttpReply | Promise<HttpReply>;
 
 /** Built once per app; the Hono app's route and the Node server's own both call it. */
 export function createReviewRoute({ registry, config, report, now, startedAt }: ReviewRouteOptions): ReviewRoute {
   const { budgetMs } = config;
   let cold = true;
-  return async (readBody, platformDeadline) => {
+  return (platformDeadline) => {
     const started = now();
     const first = cold;
     cold = false;
-    const deadline = reviewDeadline(started, budgetMs, first ? startedAt : undefined, platformDeadline?.());
-    let body: string;
-    try {
-      body = await readBody();
-    } catch (error) {
-      return report.unreadable(error);
-    }
-    const outcome = await convertBody(registry, body, {
-      limits: config,
-      budget: { deadline, budgetMs: Math.max(0, Math.round(deadline - started)), now },
-    });
-    if (!outcome.ok) return report.refuse({ reason: outcome.reason, status: 400, message: outcome.message });
-    const after = report.reviewed(outcome.review, outcome.failure, now() - started, first);
-    return { status: 200, body: outcome.text, ...(after ? { after } : {}) };
+    const deadline = reviewDeadline(started, budgetMs, first ? startedAt : undefined, platformDeadline);
+    const budget = { deadline, budgetMs: Math.max(0, Math.round(deadline - started)), now };
+    const answer = (outcome: BodyOutcome): HttpReply => {
+      if (!outcome.ok) return report.refuse({ reason: outcome.reason, status: 400, message: outcome.message });
+      const after = report.reviewed(outcome.review, outcome.failure, now() - started, first);
+      return { status: 200, body: outcome.text, ...(after ? { after } : {}) };
+    };
+    return (body) => {
+      const outcome = convertBody(registry, body, { limits: config, budget });
+      return outcome instanceof Promise ? outcome.then(answer) : answer(outcome);
+    };
   };
 }

@@ -11,7 +11,6 @@ import { jsonLogger } from "../log";
 import type { Registry } from "../registry";
 import { importCloudWatchSdk } from "./cloudwatch-sdk";
 import { FUNCTION_URL_PAYLOAD_BYTES, FUNCTION_URL_REPLY_BYTES } from "./function-url-limits";
-import { sha256Hex } from "./sha256";
 import { misconfiguredBody, startApp } from "./start";
 
 export type { FunctionUrlEvent, FunctionUrlResult, LambdaContext };
@@ -63,7 +62,6 @@ export function createHandler(registry: Registry): FunctionUrlHandler {
     startedAt: loadedAt,
     platformDeadline: lambdaDeadline,
     callerAddress: lambdaCallerAddress,
-    tokenHash: sha256Hex,
   });
   if (started.ok) return handleFunctionUrl(started.app);
   const body = misconfiguredBody("function");

@@ -34,32 +34,44 @@ export function nodeReviewRoute({ admit, review, report }: Webhook, fallback: Re
     const target = req.method === "POST" ? REVIEW_TARGET.exec(req.url ?? "") : null;
     if (target === null) return fallback(req, res);
     const { rawHeaders } = req;
+    const { host, fields } = reviewHeaders(rawHeaders);
     // Bodies without a length are counted as they stream in, by the app's route.
-    if (fetchHeader(rawHeaders, "content-length") === undefined) return fallback(req, res);
-    if (fetchHeader(rawHeaders, "transfer-encoding") !== undefined) return fallback(req, res);
+    if (fields["content-length"] === undefined || fields["transfer-encoding"] !== undefined) return fallback(req, res);
     // A Host the adapter would not take as it is (it may refuse it) goes through the adapter.
-    if (!PLAIN_HOST.test(firstHeader(rawHeaders, "host") ?? "")) return fallback(req, res);
+    if (!PLAIN_HOST.test(host ?? "")) return fallback(req, res);
     const head: RequestHead = {
       method: "POST",
       token: target[1],
-      header: (name) => fetchHeader(rawHeaders, name),
+      header: (name) => (name in fields ? fields[name as ReviewField] : fetchHeader(rawHeaders, name)),
       callerAddress: () => req.socket.remoteAddress,
     };
-    const go = (refusal: Refusal | undefined) => {
-      // A refusal is the app's to answer, counted and logged once there; it runs the same checks.
-      if (refusal) return fallback(req, res);
-      review(() => readBody(req)).then(
-        (reply) => send(res, reply),
-        (error: unknown) => send(res, report.internalError(error)),
-      );
-    };
+    let refusal: Refusal | undefined;
     try {
-      const admitted = admit(head);
-      if (admitted instanceof Promise) admitted.then(go, (error: unknown) => send(res, report.internalError(error)));
-      else go(admitted);
+      refusal = admit(head);
     } catch (error) {
-      send(res, report.internalError(error));
+      return send(res, report.internalError(error));
     }
+    // A refusal is the app's to answer, counted and logged once there; it runs the same checks.
+    if (refusal) return fallback(req, res);
+    const answer = review();
+    readBody(
+      req,
+      (body) => {
+        let reply: HttpReply | Promise<HttpReply>;
+        try {
+          reply = answer(body);
+        } catch (error) {
+          return send(res, report.internalError(error));
+        }
+        if (reply instanceof Promise)
+          reply.then(
+            (settled) => send(res, settled),
+            (error: unknown) => send(res, report.internalError(error)),
+          );
+        else send(res, reply);
+      },
+      (error) => send(res, report.unreadable(error)),
+    );
   };
 }
 
@@ -80,9 +92,7 @@ function fetchHeader(rawHeaders: readonly string[], name: string): string | unde
   let value: string | undefined;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const field = rawHeaders[i]!;
-    if (field.length !== name.length || field.toLowerCase() !== name) continue;
-    const part = trimHttpWhitespace(rawHeaders[i + 1]!);
-    value = value === undefined ? part : `${value}, ${part}`;
+    if (field.length === name.length && field.toLowerCase() === name) value = joined(value, rawHeaders[i + 1]!);
   }
   return value;
 }
@@ -100,27 +110,51 @@ function isHttpWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 
-/** The first of a header's values: Node keeps only the first Host. */
-function firstHeader(rawHeaders: readonly string[], name: string): string | undefined {
+/** The headers this route and admission read, all in one pass over the request's header lines. */
+type ReviewField = "content-length" | "transfer-encoding" | "content-type";
+
+/** The ReviewFields as fetchHeader gives them, and the first Host (Node keeps only that). */
+function reviewHeaders(rawHeaders: readonly string[]): {
+  host: string | undefined;
+  fields: Record<ReviewField, string | undefined>;
+} {
+  let host: string | undefined;
+  const fields: Record<ReviewField, string | undefined> = {
+    "content-length": undefined,
+    "transfer-encoding": undefined,
+    "content-type": undefined,
+  };
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const field = rawHeaders[i]!;
-    if (field.length === name.length && field.toLowerCase() === name) return rawHeaders[i + 1];
+    // The names' lengths differ: one comparison rules out most lines.
+    const length = field.length;
+    if (length !== 4 && length !== 12 && length !== 14 && length !== 17) continue;
+    const name = field.toLowerCase();
+    if (name === "host") host ??= rawHeaders[i + 1];
+    else if (name in fields) fields[name as ReviewField] = joined(fields[name as ReviewField], rawHeaders[i + 1]!);
   }
-  return undefined;
+  return { host, fields };
 }
 
-/** The body's text; rejects when the upload breaks off before its declared length. */
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(utf8Text(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))));
-    req.on("error", reject);
-    // Every request closes after its "end"; one that closes before it lost its connection
-    // mid-body. (An Error is built only then: its stack trace costs more than the rest of this.)
-    req.on("close", () => {
-      if (!req.readableEnded) reject(new Error("the connection closed before the whole body arrived"));
-    });
+/** A repeated header's values as the Fetch API joins them. */
+function joined(before: string | undefined, value: string): string {
+  const part = trimHttpWhitespace(value);
+  return before === undefined ? part : `${before}, ${part}`;
+}
+
+/**
+ * The body's text to `done`, or to `failed` when the upload breaks off before its declared
+ * length: one of the two, once. Callbacks, not a promise: a read is answered within its "end".
+ */
+function readBody(req: IncomingMessage, done: (body: string) => void, failed: (error: Error) => void): void {
+  const chunks: Buffer[] = [];
+  req.on("data", (chunk: Buffer) => chunks.push(chunk));
+  req.on("end", () => done(utf8Text(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))));
+  // Every request closes after its "end"; one that closes before it lost its connection
+  // mid-body. (An Error is built only then: its stack trace costs more than the rest of this.)
+  // No "error" listener: IncomingMessage emits one only to listeners, and "close" follows it.
+  req.on("close", () => {
+    if (!req.readableEnded) failed(new Error("the connection closed before the whole body arrived"));
   });
 }
 

@@ -7,7 +7,6 @@ import type { Registry } from "../registry";
 import { importCloudWatchSdk } from "./cloudwatch-sdk";
 import { nodeCallerAddress, nodeRequestListener } from "./node-review-route";
 import { applyNodeTimeouts } from "./node-timeouts";
-import { sha256Hex } from "./sha256";
 import { startApp } from "./start";
 
 export interface ServeOptions {
@@ -59,7 +58,6 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
     loadCloudWatchSdk: importCloudWatchSdk,
     startedAt,
     callerAddress: nodeCallerAddress,
-    tokenHash: sha256Hex,
   });
   if (!started.ok) throw started.error;
   const path = started.config.tokens.length > 0 ? "/convert/$CRDSHIFT_TOKEN" : "/convert";

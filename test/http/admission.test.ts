@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createTokenCheck, isJsonMediaType, tokenMatches } from "../../src/http/admission";
+import { isJsonMediaType } from "../../src/http/admission";
 import { cronTab, post, review, testApp, wire } from "../helpers";
 
 const TOKEN = "s3cr3t-t0ken-AAAAAAAAAAAA";
-const NEXT = "n3xt-t0ken-BBBBBBBBBBBBBB";
 
 describe("the content type a review may come with", () => {
   it.each([
@@ -22,52 +21,6 @@ describe("the content type a review may come with", () => {
       expect(isJsonMediaType(header)).toBe(false);
     },
   );
-});
-
-describe("the path token", () => {
-  it("matches any accepted token, through the given hash too", async () => {
-    expect(await tokenMatches([TOKEN, NEXT], NEXT)).toBe(true);
-    expect(await tokenMatches([TOKEN], TOKEN, (text) => `#${text}`)).toBe(true);
-  });
-
-  it("does not match another token, a prefix of one, or none", async () => {
-    expect(await tokenMatches([TOKEN, NEXT], `${TOKEN}x`)).toBe(false);
-    expect(await tokenMatches([TOKEN], TOKEN.slice(0, -1))).toBe(false);
-    expect(await tokenMatches([TOKEN], undefined)).toBe(false);
-  });
-});
-
-describe("the path token check", () => {
-  it("hashes each accepted token once, at start, and a given token once per request", async () => {
-    for (const asynchronous of [false, true]) {
-      const hashed: string[] = [];
-      const hash = (text: string) => {
-        hashed.push(text);
-        return asynchronous ? Promise.resolve(`#${text}`) : `#${text}`;
-      };
-      const check = createTokenCheck([TOKEN, NEXT], hash);
-      expect(hashed).toEqual([TOKEN, NEXT]);
-      expect(await check(NEXT)).toBe(true);
-      expect(await check(TOKEN)).toBe(true);
-      expect(await check(`${TOKEN}x`)).toBe(false);
-      expect(await check(undefined)).toBe(false);
-      expect(hashed).toEqual([TOKEN, NEXT, NEXT, TOKEN, `${TOKEN}x`]);
-    }
-  });
-
-  it("answers synchronously when the hash is synchronous (node:crypto): no promise per request", () => {
-    const check = createTokenCheck([TOKEN], (text) => `#${text}`);
-    expect(check(TOKEN)).toBe(true);
-    expect(check(NEXT)).toBe(false);
-  });
-
-  it("accepts only the bare path when no token is set, and nothing when the hash is unavailable", async () => {
-    const open = createTokenCheck([]);
-    expect(open(undefined)).toBe(true);
-    expect(open(TOKEN)).toBe(false);
-    const broken = createTokenCheck([TOKEN], () => null);
-    expect(await broken(TOKEN)).toBe(false);
-  });
 });
 
 describe("admission, in order", () => {

@@ -10,7 +10,6 @@ import { readConfig } from "../../src/config";
 import type { LogRecord } from "../../src/log";
 import type { Metrics } from "../../src/metrics/metrics";
 import { nodeCallerAddress, nodeRequestListener, utf8Text } from "../../src/platform/node-review-route";
-import { sha256Hex } from "../../src/platform/sha256";
 
 // The Node server takes the apiserver's reviews on a route of its own (platform/node-review-route.ts)
 // and hands everything else to the Hono app. Both must answer every request alike, and report it
@@ -108,7 +107,7 @@ afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => serv
 /** Both sides: the Hono app (its fetch, the caller on loopback) and the Node server (over TCP). */
 async function sides(env: Record<string, string>) {
   const app = recorded(env, { callerAddress: () => "127.0.0.1" });
-  const node = recorded(env, { callerAddress: nodeCallerAddress, tokenHash: sha256Hex });
+  const node = recorded(env, { callerAddress: nodeCallerAddress });
   const server = createServer(nodeRequestListener(node.webhook, "127.0.0.1"));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
