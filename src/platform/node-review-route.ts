@@ -130,8 +130,10 @@ function reviewHeaders(rawHeaders: readonly string[]): {
     const length = field.length;
     if (length !== 4 && length !== 12 && length !== 14 && length !== 17) continue;
     const name = field.toLowerCase();
+    // Compared, not looked up with `in`: a fresh string would be hashed first.
     if (name === "host") host ??= rawHeaders[i + 1];
-    else if (name in fields) fields[name as ReviewField] = joined(fields[name as ReviewField], rawHeaders[i + 1]!);
+    else if (name === "content-length" || name === "transfer-encoding" || name === "content-type")
+      fields[name] = joined(fields[name], rawHeaders[i + 1]!);
   }
   return { host, fields };
 }
