@@ -80,6 +80,18 @@ describe("__proto__ fields lost to the prototype setter are put back", () => {
     expect(mayHoldProtoKey('{"__proto__":1}')).toBe(true);
   });
 
+  it("is looked for under any escape of any of the key's letters, in either case of hex digit", () => {
+    const key = "__proto__";
+    for (let at = 0; at < key.length; at++) {
+      const hex = key.charCodeAt(at).toString(16).padStart(4, "0");
+      for (const digits of [hex, hex.toUpperCase()]) {
+        const spelled = `{"${key.slice(0, at)}\\u${digits}${key.slice(at + 1)}":1}`;
+        expect(JSON.parse(spelled)).toHaveProperty([key]);
+        expect(mayHoldProtoKey(spelled)).toBe(true);
+      }
+    }
+  });
+
   it("when the engine is called directly, without a body to look at (the CLI, the test kit)", async () => {
     const registry = createRegistry([kindWith(assignConverter)]);
     const result = await convertObjects(registry, "proto.example.com/v2", [decodeJson(OBJECT).value]);
