@@ -45,27 +45,26 @@ export function mayHoldCarefulNumber(text: string): boolean {
 }
 
 /**
- * `decodeJson` and `treeShape` of what it returns, for text long enough that its tree is walked
- * anyway. Parsed natively and walked first: JSON.parse changes only integers beyond ±2^53
+ * `decodeJson` of text long enough that its tree is walked anyway, and that walk's `treeShape`.
+ * Parsed natively and walked first: JSON.parse changes only integers beyond ±2^53
  * (rounded to doubles of magnitude 2^53 or more) and numbers beyond a double's range (0 or
  * ±Infinity), so a tree without a number of those values holds none that needs care, and the
  * text is not searched at all. Otherwise only a run of 16 digits is looked for (half the search
  * for both kinds of careful numbers), and the tree read carefully if the text holds one; without
  * one, only a 0 or a number not finite has the text searched for a long exponent, and read
- * carefully if it holds one.
+ * carefully if it holds one. The shape's depth and `__proto__` keys are the decoded tree's,
+ * its numbers those JSON.parse made (which the decoded tree may hold otherwise).
  */
 export function decodeWithShape(text: string, options: DecodeOptions = {}): { decoded: Decoded; shape: TreeShape } {
   const tree = parse(text);
   const shape = treeShape(tree);
   const plain: Decoded = { value: tree, lossless: false, outOfRange: false };
   if (!shape.largeNumber && !shape.edgeNumber) return { decoded: plain, shape };
-  if (SIXTEEN_DIGITS.test(text)) {
-    const decoded = decodeCarefully(text, tree, options);
-    return { decoded, shape: treeShape(decoded.value) };
-  }
-  if (!shape.edgeNumber || !mayHoldCarefulNumber(text)) return { decoded: plain, shape };
+  if (!SIXTEEN_DIGITS.test(text) && !(shape.edgeNumber && mayHoldCarefulNumber(text))) return { decoded: plain, shape };
   const decoded = decodeCarefully(text, tree, options);
-  return { decoded, shape: treeShape(decoded.value) };
+  // A mark in a number's place is an object, a level deeper; `bigint`s are not.
+  if (decoded.outOfRange) shape.depth = treeShape(decoded.value).depth;
+  return { decoded, shape };
 }
 
 // Spelled out, as CAREFUL_NUMBER's (json-numbers.ts says why).
