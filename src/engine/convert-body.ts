@@ -207,7 +207,7 @@ function encodeReply(
     );
   }
   // JSON writes NaN and ±Infinity as null: a converter's NaN must not pass silently as null.
-  if (NULL_VALUE.test(text)) {
+  if (mayHoldNull(text)) {
     const index = objects.findIndex(holdsNonFiniteNumber);
     if (index >= 0) {
       return fail(
@@ -228,6 +228,15 @@ function encodeReply(
 
 // null as a value in compact JSON: a fixed-length pattern, which V8's regex engine skips through.
 const NULL_VALUE = /[:,[]null[,}\]]/;
+
+/**
+ * Whether the reply has a null as a value. `ull` is looked for first: V8 searches a short
+ * string by its first character, and `u` is far rarer in a review than `n` (a third of the
+ * expression's instructions on a reply without it); only a reply holding it is searched again.
+ */
+function mayHoldNull(text: string): boolean {
+  return text.includes("ull") && NULL_VALUE.test(text);
+}
 
 /** How a converter failure names its object: `object 0 (default/a) CronTab example.com/v1 -> example.com/v2`. */
 function convertedName(review: ConversionReview, index: number): string {

@@ -60,6 +60,10 @@ function invalidMetadata(problem: string): never {
 
 /** Whether `b` (its keys and values given) holds the same strings under the same keys as `a`. */
 function sameStrings(a: JsonObject, b: Record<string, string>, keys: string[], values: string[]): boolean {
+  // `a` is the original's map: plain data, read with for-in where that yields its own keys
+  // alone (two arrays fewer per map than Object.keys and Object.values).
+  if (Object.getPrototypeOf(a) === Object.prototype && !objectPrototypeIsPolluted())
+    return sameStringsInOrder(a, b, keys, values);
   const keysBefore = Object.keys(a);
   if (keysBefore.length !== keys.length) return false;
   // A converter that kept the map has it in the same order: compared by position, with no
@@ -74,6 +78,26 @@ function sameStrings(a: JsonObject, b: Record<string, string>, keys: string[], v
     if (values[i] !== valuesBefore[i]) return false;
   }
   if (inOrder) return true;
+  return sameByKey(a, b, keys);
+}
+
+/** `sameStrings` for an `a` whose for-in yields `Object.keys(a)`, in that order. */
+function sameStringsInOrder(a: JsonObject, b: Record<string, string>, keys: string[], values: string[]): boolean {
+  let i = 0;
+  let inOrder = true;
+  for (const key in a) {
+    if (i === keys.length) return false; // more keys than the converter's
+    if (inOrder) {
+      if (key !== keys[i]) inOrder = false;
+      else if (a[key] !== values[i]) return false;
+    }
+    i++;
+  }
+  if (i !== keys.length) return false;
+  return inOrder || sameByKey(a, b, keys);
+}
+
+function sameByKey(a: JsonObject, b: Record<string, string>, keys: string[]): boolean {
   for (const key of keys) if (a[key] !== b[key]) return false;
   return true;
 }

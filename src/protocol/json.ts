@@ -45,22 +45,26 @@ export function mayHoldCarefulNumber(text: string): boolean {
 }
 
 /**
- * `decodeJson` and `treeShape` of what it returns, for text long enough that its tree is walked
- * anyway. Only a run of 16 digits is looked for before parsing (half the search for both
- * kinds of careful numbers): without one, the only numbers JSON.parse changes are beyond a
- * double's range, which it reads as 0 or ±Infinity, and the walk notices those. Only then is
- * the text searched for a long exponent, and parsed again, carefully, if it holds one.
+ * `decodeJson` of text long enough that its tree is walked anyway, and that walk's `treeShape`.
+ * Parsed natively and walked first: JSON.parse changes only integers beyond ±2^53
+ * (rounded to doubles of magnitude 2^53 or more) and numbers beyond a double's range (0 or
+ * ±Infinity), so a tree without a number of those values holds none that needs care, and the
+ * text is not searched at all. Otherwise only a run of 16 digits is looked for (half the search
+ * for both kinds of careful numbers), and the tree read carefully if the text holds one; without
+ * one, only a 0 or a number not finite has the text searched for a long exponent, and read
+ * carefully if it holds one. The shape's depth and `__proto__` keys are the decoded tree's,
+ * its numbers those JSON.parse made (which the decoded tree may hold otherwise).
  */
 export function decodeWithShape(text: string, options: DecodeOptions = {}): { decoded: Decoded; shape: TreeShape } {
-  if (SIXTEEN_DIGITS.test(text)) {
-    const decoded = decodeJson(text, { ...options, carefulNumbers: true });
-    return { decoded, shape: treeShape(decoded.value) };
-  }
-  const plain = decodeJson(text, { ...options, carefulNumbers: false });
-  const shape = treeShape(plain.value);
-  if (!shape.edgeNumber || !mayHoldCarefulNumber(text)) return { decoded: plain, shape };
-  const decoded = decodeJson(text, { ...options, carefulNumbers: true });
-  return { decoded, shape: treeShape(decoded.value) };
+  const tree = parse(text);
+  const shape = treeShape(tree);
+  const plain: Decoded = { value: tree, lossless: false, outOfRange: false };
+  if (!shape.largeNumber && !shape.edgeNumber) return { decoded: plain, shape };
+  if (!SIXTEEN_DIGITS.test(text) && !(shape.edgeNumber && mayHoldCarefulNumber(text))) return { decoded: plain, shape };
+  const decoded = decodeCarefully(text, tree, options);
+  // A mark in a number's place is an object, a level deeper; `bigint`s are not.
+  if (decoded.outOfRange) shape.depth = treeShape(decoded.value).depth;
+  return { decoded, shape };
 }
 
 // Spelled out, as CAREFUL_NUMBER's (json-numbers.ts says why).
@@ -69,8 +73,13 @@ const SIXTEEN_DIGITS = /\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d/;
 export function decodeJson(text: string, options: DecodeOptions = {}): Decoded {
   if (!(options.carefulNumbers ?? mayHoldCarefulNumber(text)))
     return { value: parse(text), lossless: false, outOfRange: false };
+  return decodeCarefully(text, parse(text), options);
+}
+
+/** `decodeJson` of a text that may hold careful numbers, given `tree`, what JSON.parse made of it (put back in place). */
+function decodeCarefully(text: string, tree: unknown, options: DecodeOptions): Decoded {
   // The text as it is, its rounded integers put back (json-rounded.ts); the markers where that cannot be sure.
-  const rounded = putBackRounded(text, parse(text));
+  const rounded = putBackRounded(text, tree);
   if (rounded) return { ...rounded, outOfRange: false };
   const read = readMarked(text);
   if (!read) return { value: parse(text), lossless: false, outOfRange: false };

@@ -15,6 +15,11 @@ export interface TreeShape {
    * but an integer of 16 digits or more.
    */
   edgeNumber: boolean;
+  /**
+   * Whether a number's magnitude is 2^53 or more: what JSON.parse makes of an integer beyond
+   * ±2^53 (rounded), the only other number protocol/json-numbers.ts would change.
+   */
+  largeNumber: boolean;
 }
 
 /**
@@ -23,10 +28,10 @@ export interface TreeShape {
  * that: V8's JSON.parse accepts any depth, so this must too.
  */
 export function treeShape(root: unknown): TreeShape {
-  const shape: TreeShape = { depth: 0, protoKey: false, edgeNumber: false };
+  const shape: TreeShape = { depth: 0, protoKey: false, edgeNumber: false, largeNumber: false };
   inheritedKeys = objectPrototypeIsPolluted();
   if (typeof root === "object" && root !== null) walkShallow(root, 1, shape);
-  else if (typeof root === "number") shape.edgeNumber = isEdge(root);
+  else if (typeof root === "number") noteNumber(root, shape);
   return shape;
 }
 
@@ -46,7 +51,7 @@ function walkShallow(value: object, depth: number, shape: TreeShape): void {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       if (typeof item === "object" && item !== null) walkShallow(item, depth + 1, shape);
-      else if (typeof item === "number" && isEdge(item)) shape.edgeNumber = true;
+      else if (typeof item === "number") noteNumber(item, shape);
     }
     return;
   }
@@ -55,14 +60,22 @@ function walkShallow(value: object, depth: number, shape: TreeShape): void {
     if (key === "__proto__") shape.protoKey = true;
     const item = (value as Record<string, unknown>)[key];
     if (typeof item === "object" && item !== null) walkShallow(item, depth + 1, shape);
-    else if (typeof item === "number" && isEdge(item)) shape.edgeNumber = true;
+    else if (typeof item === "number") noteNumber(item, shape);
   }
 }
 
-/** 0 (or -0), ±Infinity: `item - item` is 0 for every other number. */
-function isEdge(item: number): boolean {
-  return item === 0 || item - item !== 0;
+/**
+ * Notes a number that may stand for one JSON.parse could not hold. Most numbers are neither:
+ * one comparison each (NaN is no JSON value).
+ */
+function noteNumber(item: number, shape: TreeShape): void {
+  if (item < TWO_TO_53 && item > -TWO_TO_53 && item !== 0) return;
+  // 0 (or -0), ±Infinity: `item - item` is 0 for every other number.
+  if (item === 0 || item - item !== 0) shape.edgeNumber = true;
+  else shape.largeNumber = true;
 }
+
+const TWO_TO_53 = 2 ** 53;
 
 function walkDeep(root: object, rootDepth: number, shape: TreeShape): void {
   const values: object[] = [root];
@@ -77,7 +90,7 @@ function walkDeep(root: object, rootDepth: number, shape: TreeShape): void {
         if (typeof item === "object" && item !== null) {
           values.push(item as Record<string, unknown>);
           depths.push(depth + 1);
-        } else if (typeof item === "number" && isEdge(item)) shape.edgeNumber = true;
+        } else if (typeof item === "number") noteNumber(item, shape);
       }
     } else {
       for (const key in value) {
@@ -87,7 +100,7 @@ function walkDeep(root: object, rootDepth: number, shape: TreeShape): void {
         if (typeof item === "object" && item !== null) {
           values.push(item as Record<string, unknown>);
           depths.push(depth + 1);
-        } else if (typeof item === "number" && isEdge(item)) shape.edgeNumber = true;
+        } else if (typeof item === "number") noteNumber(item, shape);
       }
     }
   }

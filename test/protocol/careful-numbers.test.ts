@@ -19,7 +19,7 @@ describe("integers beyond 2^53 beside digit runs in strings", () => {
     fc.assert(readsAsLosslessJson, { numRuns: 3000 });
   });
 
-  it("property: parsed and walked, looking first for 16 digits alone, as decoded after the whole search and then walked", () => {
+  it("property: parsed and walked first, the text searched only after a number that may need care, as decoded after the whole search; depth and keys the decoded tree's, numbers the parsed tree's", () => {
     const outcome = (read: () => { decoded: unknown; shape: unknown }) => {
       try {
         return read();
@@ -27,15 +27,41 @@ describe("integers beyond 2^53 beside digit runs in strings", () => {
         return { thrown: error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error) };
       }
     };
+    // Numbers spelled every way that may or may not need care, as values and in strings: safe
+    // integers and fractions of 16 digits or more, exponents, integers beyond 2^53, edges.
+    const spelling = fc.constantFrom(
+      "1234567890123456",
+      "9007199254740991",
+      "9007199254740992",
+      "9007199254740993",
+      "-9223372036854775808",
+      "0.12345678901234567",
+      "12345678901234567.5",
+      "1e16",
+      "1E+16",
+      "90071992547409.93e2",
+      "1e100",
+      "1e308",
+      "1e400",
+      "-1e-400",
+      "0",
+      "-0",
+      "0.0",
+      "4",
+    );
+    const spelled = fc
+      .array(fc.tuple(spelling, fc.boolean()), { minLength: 1, maxLength: 5 })
+      .map((items) => `{"a":[${items.map(([n, quoted]) => (quoted ? `"x${n}"` : n)).join(",")}],"b":{"c":1}}`);
     // Cut short too, so that broken texts are refused alike.
     const texts = fc
-      .tuple(hostileDocuments, fc.nat(), fc.boolean())
+      .tuple(fc.oneof(hostileDocuments, spelled), fc.nat(), fc.boolean())
       .map(([text, cut, whole]) => (whole ? text : text.slice(0, cut % (text.length + 1))));
     fc.assert(
       fc.property(texts, fc.constantFrom("mark", "refuse") as fc.Arbitrary<"mark" | "refuse">, (text, outOfRange) => {
         const general = outcome(() => {
           const decoded = decodeJson(text, { outOfRange });
-          return { decoded, shape: treeShape(decoded.value) };
+          const { depth, protoKey } = treeShape(decoded.value);
+          return { decoded, shape: { ...treeShape(JSON.parse(text)), depth, protoKey } };
         });
         expect(outcome(() => decodeWithShape(text, { outOfRange }))).toEqual(general);
       }),
