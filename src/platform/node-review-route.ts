@@ -42,37 +42,45 @@ export function nodeReviewRoute({ admit, review, report }: Webhook, fallback: Re
     const head: RequestHead = {
       method: "POST",
       token: target[1],
-      header: (name) => (name in fields ? fields[name as ReviewField] : fetchHeader(rawHeaders, name)),
+      header: (name) =>
+        name === "content-length" || name === "transfer-encoding" || name === "content-type"
+          ? fields[name]
+          : fetchHeader(rawHeaders, name),
       callerAddress: () => req.socket.remoteAddress,
     };
     let refusal: Refusal | undefined;
+    let answer: (body: string) => HttpReply | Promise<HttpReply>;
     try {
       refusal = admit(head);
+      answer = review();
     } catch (error) {
       return send(res, report.internalError(error));
     }
     // A refusal is the app's to answer, counted and logged once there; it runs the same checks.
     if (refusal) return fallback(req, res);
-    const answer = review();
     readBody(
       req,
-      (body) => {
-        let reply: HttpReply | Promise<HttpReply>;
-        try {
-          reply = answer(body);
-        } catch (error) {
-          return send(res, report.internalError(error));
-        }
-        if (reply instanceof Promise)
-          reply.then(
-            (settled) => send(res, settled),
-            (error: unknown) => send(res, report.internalError(error)),
-          );
-        else send(res, reply);
-      },
-      (error) => send(res, report.unreadable(error)),
+      (read) => reply(res, report, () => answer(read())),
+      (error) => reply(res, report, () => report.unreadable(error)),
     );
   };
+}
+
+/**
+ * Sends what `work` replies, or a 500 where it throws or rejects, as the Hono app's onError
+ * answers: called from the request's events, a throw would otherwise end the process.
+ */
+function reply(res: ServerResponse, report: Webhook["report"], work: () => HttpReply | Promise<HttpReply>): void {
+  try {
+    const replied = work();
+    if (!(replied instanceof Promise)) return send(res, replied);
+    replied.then(
+      (settled) => send(res, settled),
+      (error: unknown) => send(res, report.internalError(error)),
+    );
+  } catch (error) {
+    send(res, report.internalError(error));
+  }
 }
 
 /**
@@ -145,13 +153,14 @@ function joined(before: string | undefined, value: string): string {
 }
 
 /**
- * The body's text to `done`, or to `failed` when the upload breaks off before its declared
- * length: one of the two, once. Callbacks, not a promise: a read is answered within its "end".
+ * The body to `done` (a function that decodes its text), or an error to `failed` when the upload
+ * breaks off before its declared length: one of the two, once. Callbacks, not a promise: a read
+ * is answered within its "end".
  */
-function readBody(req: IncomingMessage, done: (body: string) => void, failed: (error: Error) => void): void {
+function readBody(req: IncomingMessage, done: (read: () => string) => void, failed: (error: Error) => void): void {
   const chunks: Buffer[] = [];
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
-  req.on("end", () => done(utf8Text(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))));
+  req.on("end", () => done(() => utf8Text(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))));
   // Every request closes after its "end"; one that closes before it lost its connection
   // mid-body. (An Error is built only then: its stack trace costs more than the rest of this.)
   // No "error" listener: IncomingMessage emits one only to listeners, and "close" follows it.

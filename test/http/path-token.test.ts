@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TOKEN_LENGTH } from "../../src/config";
-import { createTokenCheck, tokenMatches } from "../../src/http/path-token";
+import { createTokenCheck } from "../../src/http/path-token";
 
 const TOKEN = "s3cr3t-t0ken-AAAAAAAAAAAA";
 const NEXT = "n3xt-t0ken-BBBBBBBBBBBBBB";
@@ -34,8 +34,22 @@ describe("the path token", () => {
     const open = createTokenCheck([]);
     expect(open(undefined)).toBe(true);
     expect(open(TOKEN)).toBe(false);
-    expect(tokenMatches([], undefined)).toBe(false);
-    expect(tokenMatches([TOKEN], TOKEN)).toBe(true);
+  });
+
+  it("refuses to be built with a token it could not compare in full", () => {
+    expect(() => createTokenCheck(["a".repeat(TOKEN_LENGTH.max + 1)])).toThrow(RangeError);
+    expect(() => createTokenCheck([TOKEN, ""])).toThrow(RangeError);
+  });
+
+  it("reads every character of the given token once per accepted token, whether it matches or not", () => {
+    const check = createTokenCheck([TOKEN, NEXT]);
+    for (const text of [TOKEN, NEXT, `x${TOKEN.slice(1)}`, "z".repeat(TOKEN.length), "short"]) {
+      let reads = 0;
+      // A string that counts its reads: an early exit would read fewer.
+      const given = { length: text.length, charCodeAt: (i: number) => (reads++, text.charCodeAt(i)) };
+      expect(check(given as unknown as string)).toBe(text === TOKEN || text === NEXT);
+      expect(reads).toBe(2 * text.length);
+    }
   });
 
   it("says a given token matches exactly when it equals an accepted one (property)", () => {

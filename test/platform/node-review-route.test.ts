@@ -306,6 +306,45 @@ describe("the Node server's own review route against the Hono app", () => {
   });
 });
 
+describe("the Node route when a part of the app throws", () => {
+  it("answers 500 and keeps serving where the report throws on a broken upload or the clock on a request's arrival", async () => {
+    for (const breaks of ["report", "clock"] as const) {
+      const logged: LogRecord[] = [];
+      const metrics: Metrics = {
+        review: () => {},
+        rejected: (reason) => {
+          if (breaks === "report" && reason === "body-unreadable") throw new Error("metrics sink broke");
+        },
+        pending: () => undefined,
+      };
+      // The review route reads the clock first when a request arrives: that read throws, once.
+      let clockBreaks = false;
+      const now = () => {
+        if (clockBreaks) {
+          clockBreaks = false;
+          throw new Error("clock broke");
+        }
+        return Date.now();
+      };
+      const webhook = createWebhook({ registry, config: readConfig({}), log: (r) => logged.push(r), metrics, now });
+      const server = createServer(nodeRequestListener(webhook, "127.0.0.1"));
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const { port } = server.address() as { port: number };
+      const sent: Sent = { name: "a review", path: "/convert", headers: json, body: docsV1 };
+      const head =
+        "POST /convert HTTP/1.1\r\nHost: crdshift.test\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n";
+      if (breaks === "report") await raw(port, Buffer.from(`${head}{"apiVersion":`), "destroy");
+      clockBreaks = breaks === "clock";
+      const answered = await viaNode(port, sent);
+      if (breaks === "clock") expect(answered).toMatchObject({ status: 500, body: '{"error":"internal error"}' });
+      await until(() => logged.some((record) => record.msg === "internal error"));
+      expect(logged.filter((record) => record.msg === "internal error")).toHaveLength(1);
+      expect((await viaNode(port, sent)).status).toBe(200);
+    }
+  });
+});
+
 describe("the Node route's body text", () => {
   it("is the Fetch API's text() of the same bytes: invalid UTF-8 replaced alike, a byte order mark dropped", () => {
     const decoder = new TextDecoder();
