@@ -2,7 +2,6 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { getRequestListener } from "@hono/node-server";
 import type { Context } from "hono";
 import type { Webhook } from "../app";
-import type { Refusal } from "../http/report";
 import type { RequestHead } from "../http/admission";
 import { type HttpReply, JSON_CONTENT_TYPE } from "../http/reply";
 
@@ -42,25 +41,22 @@ export function nodeReviewRoute({ admit, review, report }: Webhook, fallback: Re
     const head: RequestHead = {
       method: "POST",
       token: target[1],
-      header: (name) =>
-        name === "content-length" || name === "transfer-encoding" || name === "content-type"
-          ? fields[name]
-          : fetchHeader(rawHeaders, name),
+      header: (name) => (isReviewField(name) ? fields[name] : fetchHeader(rawHeaders, name)),
       callerAddress: () => req.socket.remoteAddress,
     };
-    let refusal: Refusal | undefined;
-    let answer: (body: string) => HttpReply | Promise<HttpReply>;
+    // Admitted, the review starts (its budget, and a cold start's first review is this one).
+    let answer: ((body: string) => HttpReply | Promise<HttpReply>) | undefined;
     try {
-      refusal = admit(head);
-      answer = review();
+      if (admit(head) === undefined) answer = review();
     } catch (error) {
       return send(res, report.internalError(error));
     }
     // A refusal is the app's to answer, counted and logged once there; it runs the same checks.
-    if (refusal) return fallback(req, res);
+    if (answer === undefined) return fallback(req, res);
+    const answering = answer;
     readBody(
       req,
-      (read) => reply(res, report, () => answer(read())),
+      (read) => reply(res, report, () => answering(read())),
       (error) => reply(res, report, () => report.unreadable(error)),
     );
   };
@@ -138,12 +134,15 @@ function reviewHeaders(rawHeaders: readonly string[]): {
     const length = field.length;
     if (length !== 4 && length !== 12 && length !== 14 && length !== 17) continue;
     const name = field.toLowerCase();
-    // Compared, not looked up with `in`: a fresh string would be hashed first.
     if (name === "host") host ??= rawHeaders[i + 1];
-    else if (name === "content-length" || name === "transfer-encoding" || name === "content-type")
-      fields[name] = joined(fields[name], rawHeaders[i + 1]!);
+    else if (isReviewField(name)) fields[name] = joined(fields[name], rawHeaders[i + 1]!);
   }
   return { host, fields };
+}
+
+/** Compared, not looked up with `in`: a fresh string would be hashed first, and `in` sees inherited names. */
+function isReviewField(name: string): name is ReviewField {
+  return name === "content-length" || name === "transfer-encoding" || name === "content-type";
 }
 
 /** A repeated header's values as the Fetch API joins them. */

@@ -277,6 +277,21 @@ describe("the Node server's own review route against the Hono app", () => {
     expect(node.reports).toEqual(app.reports);
   });
 
+  it("counts an instance's first review as its cold start, as the app does, after requests it refused", async () => {
+    const { app, node, port } = await sides(ENV);
+    const refused: Sent = {
+      name: "a wrong token",
+      path: "/convert/wrong-token-0123456789abc",
+      headers: json,
+      body: docsV1,
+    };
+    const first: Sent = { name: "a review", path: at, headers: json, body: docsV1 };
+    for (const sent of [refused, first])
+      expect(await viaNode(port, sent)).toEqual(await viaApp(app.webhook.app.fetch, sent));
+    expect(node.reports).toEqual(app.reports);
+    expect(node.reports).toContainEqual(["log", expect.objectContaining({ msg: "review converted", cold: true })]);
+  });
+
   it("reports an upload that breaks off as the app does: body-unreadable, once", async () => {
     const { app, node, port } = await sides(ENV);
     const head = `POST ${at} HTTP/1.1\r\nHost: crdshift.test\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
