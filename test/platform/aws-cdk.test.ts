@@ -98,7 +98,7 @@ describe("the CrdshiftWebhook construct (crdshift/aws-cdk)", () => {
     expect(JSON.stringify(outputs)).not.toContain("PathToken");
     const [, parts] = outputs.WebhookUrlPrefix!.Value["Fn::Join"];
     expect(parts).toEqual([
-      { "Fn::GetAtt": [expect.stringMatching(/^WebhookFunctionFunctionUrl/), "FunctionUrl"] },
+      { "Fn::GetAtt": [expect.stringMatching(/^WebhookAliasFunctionUrl/), "FunctionUrl"] },
       "convert/",
     ]);
   });
