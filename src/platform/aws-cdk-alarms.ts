@@ -188,13 +188,16 @@ export function createAlarms(
   return made;
 }
 
-/** The latency alarms' thresholds as tuned, for the dashboard to draw. */
-export function latencyThresholds(options: CrdshiftAlarmsOptions): { slowMs: number; nearTimeoutMs: number } {
+/** The thresholds of the latency alarms that are on, as tuned, for the dashboard to draw. */
+export function latencyThresholds(options: CrdshiftAlarmsOptions | false): { slowMs?: number; nearTimeoutMs?: number } {
+  if (options === false) return {};
   const tuned = (tuning: AlarmTuning | false | undefined, otherwise: number) =>
-    (tuning ? tuning.threshold : undefined) ?? otherwise;
+    tuning === false ? {} : { value: tuning?.threshold ?? otherwise };
+  const slow = tuned(options.slowReviews, TRACE_THRESHOLD_ONE_OBJECT_MS);
+  const nearTimeout = tuned(options.reviewsNearTimeout, NEAR_TIMEOUT_MS);
   return {
-    slowMs: tuned(options.slowReviews, TRACE_THRESHOLD_ONE_OBJECT_MS),
-    nearTimeoutMs: tuned(options.reviewsNearTimeout, NEAR_TIMEOUT_MS),
+    ...("value" in slow ? { slowMs: slow.value } : {}),
+    ...("value" in nearTimeout ? { nearTimeoutMs: nearTimeout.value } : {}),
   };
 }
 

@@ -8,9 +8,9 @@ export interface DashboardInput {
   namespace: string;
   period: Duration;
   alarms: cloudwatch.IAlarm[];
-  /** The latency alarms' thresholds, drawn on the latency graph. */
-  slowMs: number;
-  nearTimeoutMs: number;
+  /** The latency alarms' thresholds, drawn on the latency graph; absent for an alarm turned off. */
+  slowMs?: number;
+  nearTimeoutMs?: number;
   dashboardName?: string;
 }
 
@@ -55,8 +55,12 @@ export function createDashboard(scope: Construct, input: DashboardInput): cloudw
   dashboard.addWidgets(
     graph("Review latency p50, p99 (ms)", [own("ReviewLatency", "p50", "p50"), own("ReviewLatency", "p99", "p99")], {
       leftAnnotations: [
-        { value: input.slowMs, label: "slow reviews (apiserver trace: 50 ms + 8 ms per object)" },
-        { value: input.nearTimeoutMs, label: "near the apiserver's 30 s timeout" },
+        ...(input.slowMs === undefined
+          ? []
+          : [{ value: input.slowMs, label: "slow reviews (apiserver trace: 50 ms + 8 ms per object)" }]),
+        ...(input.nearTimeoutMs === undefined
+          ? []
+          : [{ value: input.nearTimeoutMs, label: "near the apiserver's 30 s timeout" }]),
       ],
       leftYAxis: { min: 0 },
     }),

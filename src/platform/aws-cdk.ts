@@ -202,7 +202,7 @@ export class CrdshiftWebhook extends Construct {
         namespace,
         period,
         alarms: Object.values(this.alarms.all),
-        ...latencyThresholds(alarmOptions ?? {}),
+        ...latencyThresholds(alarmOptions ?? false),
         ...(props.dashboardName ? { dashboardName: props.dashboardName } : {}),
       });
     }

@@ -39,17 +39,17 @@ const aliasDimensions = (template: Template) => {
   ];
 };
 
-// name: namespace, metric, statistic, threshold, evaluation periods, datapoints, rolls back.
+// name: namespace, metric, statistic, threshold, evaluation periods, datapoints to alarm.
 const ALARMS = {
-  failedReviews: ["crdshift", "ConversionFailures", "Sum", 1, 1, 1, true],
-  slowReviews: ["crdshift", "ReviewLatency", "p99", 58, 5, 3, false],
-  reviewsNearTimeout: ["crdshift", "ReviewLatency", "p99", 15_000, 1, 1, true],
-  lambdaErrors: ["AWS/Lambda", "Errors", "Sum", 1, 1, 1, true],
-  lambdaThrottles: ["AWS/Lambda", "Throttles", "Sum", 1, 1, 1, false],
-  url4xx: ["AWS/Lambda", "Url4xxCount", "Sum", 1, 1, 1, true],
-  url5xx: ["AWS/Lambda", "Url5xxCount", "Sum", 1, 1, 1, true],
-  shadowDifferences: ["crdshift", "ShadowDifferences", "Sum", 1, 1, 1, false],
-  shadowFailures: ["crdshift", "ShadowFailures", "Sum", 1, 1, 1, false],
+  failedReviews: ["crdshift", "ConversionFailures", "Sum", 1, 1, 1],
+  slowReviews: ["crdshift", "ReviewLatency", "p99", 58, 5, 3],
+  reviewsNearTimeout: ["crdshift", "ReviewLatency", "p99", 15_000, 1, 1],
+  lambdaErrors: ["AWS/Lambda", "Errors", "Sum", 1, 1, 1],
+  lambdaThrottles: ["AWS/Lambda", "Throttles", "Sum", 1, 1, 1],
+  url4xx: ["AWS/Lambda", "Url4xxCount", "Sum", 1, 1, 1],
+  url5xx: ["AWS/Lambda", "Url5xxCount", "Sum", 1, 1, 1],
+  shadowDifferences: ["crdshift", "ShadowDifferences", "Sum", 1, 1, 1],
+  shadowFailures: ["crdshift", "ShadowFailures", "Sum", 1, 1, 1],
 } as const;
 const ROLLBACK = ["failedReviews", "failedReviewRate", "reviewsNearTimeout", "lambdaErrors", "url4xx", "url5xx"];
 
