@@ -5,7 +5,8 @@ import { LambdaDeploymentConfig } from "aws-cdk-lib/aws-codedeploy";
 import * as sns from "aws-cdk-lib/aws-sns";
 import { CrdshiftWebhook, type CrdshiftWebhookProps } from "crdshift/aws-cdk";
 import { beforeAll, describe, expect, it } from "vitest";
-import { METRICS, reviewPoints } from "../../src/metrics/metrics";
+import * as metricsModule from "../../src/metrics/metrics";
+import { METRICS, type MetricPoint, reviewPoints } from "../../src/metrics/metrics";
 
 // Synthesized offline, a few stacks up front: synthesis takes seconds on a loaded machine.
 const SYNTH_TIMEOUT_MS = 240_000;
@@ -161,6 +162,19 @@ describe("CrdshiftWebhook: alarms", () => {
     for (const name of ["ReviewLatency", "ConversionFailures"]) {
       const overall = points.filter((point) => point.name === name && point.sets.some((set) => set.length === 0));
       expect(overall.length, name).toBeGreaterThan(0);
+    }
+  });
+
+  // Shadow mode's points come from shadowPoints (src/metrics/metrics.ts, with shadow mode): the
+  // shadow alarms watch the undimensioned series, which must therefore exist, or they never fire.
+  const shadowPoints = (metricsModule as Record<string, unknown>).shadowPoints as
+    | ((outcome: { crd: string; from: string; to: string; differences: number; failed: boolean }) => MetricPoint[])
+    | undefined;
+  it.runIf(shadowPoints)("watches series shadow mode emits: ShadowDifferences and ShadowFailures overall", () => {
+    const points = shadowPoints!({ crd: "CronTab.example.com", from: "v1", to: "v2", differences: 2, failed: true });
+    for (const name of ["ShadowDifferences", "ShadowFailures"]) {
+      const overall = points.filter((point) => point.name === name && point.sets.some((set) => set.length === 0));
+      expect(overall.length, `${name} needs an undimensioned set ([]) for its alarm`).toBeGreaterThan(0);
     }
   });
 
