@@ -63,6 +63,16 @@ interface AlarmDefinition {
   description: string;
 }
 
+/** Alarms on crdshift's own metrics, which `metrics: "none"` leaves without data. */
+const OWN_METRIC_ALARMS: readonly CrdshiftAlarmName[] = [
+  "failedReviews",
+  "failedReviewRate",
+  "slowReviews",
+  "reviewsNearTimeout",
+  "shadowDifferences",
+  "shadowFailures",
+];
+
 /** The apiserver logs a trace for a call over 50 ms + 8 ms per object; a read is one object. */
 export const TRACE_THRESHOLD_ONE_OBJECT_MS = 58;
 export const NEAR_TIMEOUT_MS = 15_000;
@@ -158,19 +168,24 @@ export interface CrdshiftAlarms {
   rollback: cloudwatch.Alarm[];
 }
 
-/** The alarms `options` leaves on, tuned as it says, under a construct of their own. */
+/**
+ * The alarms `options` leaves on, tuned as it says, under a construct of their own. Without
+ * `ownMetrics` (the function sends none) no alarm watches crdshift's metrics: with no data they
+ * would stay OK whatever happened.
+ */
 export function createAlarms(
   scope: Construct,
   alias: lambda.IAlias,
   namespace: string,
   options: CrdshiftAlarmsOptions,
+  ownMetrics: boolean,
 ): CrdshiftAlarms {
   const group = new Construct(scope, "Alarms");
   const made: CrdshiftAlarms = { all: {}, rollback: [] };
   const defined = definitions(alias, namespace, options.period ?? Duration.minutes(1));
   for (const name of Object.keys(defined) as CrdshiftAlarmName[]) {
     const tuning = options[name];
-    if (tuning === false) continue;
+    if (tuning === false || (!ownMetrics && OWN_METRIC_ALARMS.includes(name))) continue;
     const definition = defined[name];
     const evaluationPeriods = tuning?.evaluationPeriods ?? definition.evaluationPeriods;
     const alarm = new cloudwatch.Alarm(group, name[0]!.toUpperCase() + name.slice(1), {

@@ -8,6 +8,8 @@ export interface DashboardInput {
   namespace: string;
   period: Duration;
   alarms: cloudwatch.IAlarm[];
+  /** Whether the function sends crdshift's metrics (`metrics` is not `none`): their graphs, if so. */
+  ownMetrics: boolean;
   /** The latency alarms' thresholds, drawn on the latency graph; absent for an alarm turned off. */
   slowMs?: number;
   nearTimeoutMs?: number;
@@ -43,32 +45,34 @@ export function createDashboard(scope: Construct, input: DashboardInput): cloudw
     "Dashboard",
     input.dashboardName ? { dashboardName: input.dashboardName } : {},
   );
-  dashboard.addWidgets(
-    graph("Reviews by CRD, from, to and result", [
-      search(["CRD", "From", "To", "Result"], "ReviewLatency", "SampleCount"),
-    ]),
-    graph("Failed reviews: overall and by cause", [
-      own("ConversionFailures", "Sum", "all failures"),
-      search(["Cause"], "ConversionFailures", "Sum"),
-    ]),
-  );
-  dashboard.addWidgets(
-    graph("Review latency p50, p99 (ms)", [own("ReviewLatency", "p50", "p50"), own("ReviewLatency", "p99", "p99")], {
-      leftAnnotations: [
-        ...(input.slowMs === undefined
-          ? []
-          : [{ value: input.slowMs, label: "slow reviews (apiserver trace: 50 ms + 8 ms per object)" }]),
-        ...(input.nearTimeoutMs === undefined
-          ? []
-          : [{ value: input.nearTimeoutMs, label: "near the apiserver's 30 s timeout" }]),
-      ],
-      leftYAxis: { min: 0 },
-    }),
-    graph("Review latency p99 by CRD, from, to (ms)", [
-      search(["CRD", "From", "To", "Result"], "ReviewLatency", "p99"),
-    ]),
-  );
-  dashboard.addWidgets(
+  const crdshiftRows = [
+    [
+      graph("Reviews by CRD, from, to and result", [
+        search(["CRD", "From", "To", "Result"], "ReviewLatency", "SampleCount"),
+      ]),
+      graph("Failed reviews: overall and by cause", [
+        own("ConversionFailures", "Sum", "all failures"),
+        search(["Cause"], "ConversionFailures", "Sum"),
+      ]),
+    ],
+    [
+      graph("Review latency p50, p99 (ms)", [own("ReviewLatency", "p50", "p50"), own("ReviewLatency", "p99", "p99")], {
+        leftAnnotations: [
+          ...(input.slowMs === undefined
+            ? []
+            : [{ value: input.slowMs, label: "slow reviews (apiserver trace: 50 ms + 8 ms per object)" }]),
+          ...(input.nearTimeoutMs === undefined
+            ? []
+            : [{ value: input.nearTimeoutMs, label: "near the apiserver's 30 s timeout" }]),
+        ],
+        leftYAxis: { min: 0 },
+      }),
+      graph("Review latency p99 by CRD, from, to (ms)", [
+        search(["CRD", "From", "To", "Result"], "ReviewLatency", "p99"),
+      ]),
+    ],
+  ];
+  const lambdaRow = [
     graph("Lambda on the alias", [
       onAlias("Invocations", "Sum"),
       onAlias("Errors", "Sum"),
@@ -79,15 +83,15 @@ export function createDashboard(scope: Construct, input: DashboardInput): cloudw
       onAlias("Url4xxCount", "Sum"),
       onAlias("Url5xxCount", "Sum"),
     ]),
-  );
-  dashboard.addWidgets(
+  ];
+  const shadowRow = [
     graph("Shadow differences by CRD, from, to", [search(["CRD", "From", "To"], "ShadowDifferences", "Sum")]),
     graph("Shadow failures by CRD, from, to", [search(["CRD", "From", "To"], "ShadowFailures", "Sum")]),
-  );
-  if (input.alarms.length > 0) {
-    dashboard.addWidgets(
-      new cloudwatch.AlarmStatusWidget({ title: "Alarms", alarms: input.alarms, width: 24, height: 4 }),
-    );
-  }
+  ];
+  // Without crdshift's metrics (`metrics: "none"`) their graphs would stay empty: left out.
+  const rows: cloudwatch.IWidget[][] = input.ownMetrics ? [...crdshiftRows, lambdaRow, shadowRow] : [lambdaRow];
+  if (input.alarms.length > 0)
+    rows.push([new cloudwatch.AlarmStatusWidget({ title: "Alarms", alarms: input.alarms, width: 24, height: 4 })]);
+  for (const row of rows) dashboard.addWidgets(...row);
   return dashboard;
 }

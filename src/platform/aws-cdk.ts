@@ -174,7 +174,15 @@ export class CrdshiftWebhook extends Construct {
 
     const alarmOptions = props.alarms === false ? undefined : (props.alarms ?? {});
     const period = alarmOptions?.period ?? Duration.minutes(1);
-    this.alarms = alarmOptions ? createAlarms(this, this.alias, namespace, alarmOptions) : { all: {}, rollback: [] };
+    const ownMetrics = metrics !== "none";
+    if (!ownMetrics && alarmOptions)
+      Annotations.of(this).addWarningV2(
+        "crdshift:alarms-without-metrics",
+        "metrics is \"none\": no alarm watches failed reviews, their latency or shadow differences, only Lambda's and the function URL's metrics",
+      );
+    this.alarms = alarmOptions
+      ? createAlarms(this, this.alias, namespace, alarmOptions, ownMetrics)
+      : { all: {}, rollback: [] };
     const topic = notify(this, this.alarms, props.alarmTopic ?? false);
     if (topic) this.alarmTopic = topic;
 
@@ -202,6 +210,7 @@ export class CrdshiftWebhook extends Construct {
         namespace,
         period,
         alarms: Object.values(this.alarms.all),
+        ownMetrics,
         ...latencyThresholds(alarmOptions ?? false),
         ...(props.dashboardName ? { dashboardName: props.dashboardName } : {}),
       });
