@@ -11,7 +11,7 @@ export interface AlarmTuning {
   threshold?: number;
   /** Periods looked at. */
   evaluationPeriods?: number;
-  /** Of those, how many must breach. Default: all of them. */
+  /** Of those, how many must breach. Default: all of them (3 of 5 for `slowReviews`), at most `evaluationPeriods`. */
   datapointsToAlarm?: number;
   /** Whether a breach during a CodeDeploy deployment rolls it back. */
   rollback?: boolean;
@@ -188,11 +188,18 @@ export function createAlarms(
     if (tuning === false || (!ownMetrics && OWN_METRIC_ALARMS.includes(name))) continue;
     const definition = defined[name];
     const evaluationPeriods = tuning?.evaluationPeriods ?? definition.evaluationPeriods;
+    const datapointsToAlarm =
+      tuning?.datapointsToAlarm ?? Math.min(definition.datapointsToAlarm ?? evaluationPeriods, evaluationPeriods);
+    // CloudFormation would refuse it only at deploy time.
+    if (datapointsToAlarm > evaluationPeriods)
+      throw new Error(
+        `alarms.${name}: datapointsToAlarm (${datapointsToAlarm}) is more than evaluationPeriods (${evaluationPeriods})`,
+      );
     const alarm = new cloudwatch.Alarm(group, name[0]!.toUpperCase() + name.slice(1), {
       metric: definition.metric,
       threshold: tuning?.threshold ?? definition.threshold,
       evaluationPeriods,
-      datapointsToAlarm: tuning?.datapointsToAlarm ?? definition.datapointsToAlarm ?? evaluationPeriods,
+      datapointsToAlarm,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription: definition.description,

@@ -162,6 +162,11 @@ describe("CrdshiftWebhook: alarms", () => {
         Period: 300,
       });
       template.resourceCountIs("AWS::CloudWatch::Alarm", 9);
+      expect(() => synth({ alarms: { url5xx: { evaluationPeriods: 2, datapointsToAlarm: 3 } } })).toThrow(
+        "alarms.url5xx: datapointsToAlarm (3) is more than evaluationPeriods (2)",
+      );
+      const fewer = synth({ alarms: { slowReviews: { evaluationPeriods: 2 } }, dashboard: false }).template;
+      expect(alarm(fewer, "slowReviews").Properties).toMatchObject({ EvaluationPeriods: 2, DatapointsToAlarm: 2 });
       const none = synth({ alarms: false, dashboard: false }).template;
       none.resourceCountIs("AWS::CloudWatch::Alarm", 0);
     },
