@@ -163,6 +163,12 @@ export class CrdshiftWebhook extends Construct {
       description: "Put <prefix><token> in spec.conversion.webhook.clientConfig.url",
       value: this.urlPrefix,
     }).overrideLogicalId(outputId(id, "UrlPrefix"));
+    // Says the UrlPrefix beside it is an alias's: crdshift doctor --stack-outputs reads it, since
+    // a 0.1 stack's UrlPrefix was the function's own URL, and the address alone cannot tell.
+    new CfnOutput(this, "AliasName", {
+      description: "The alias UrlPrefix serves",
+      value: this.alias.aliasName,
+    }).overrideLogicalId(outputId(id, "AliasName"));
     if (props.keepUnversionedUrl) {
       // The construct path crdshift 0.1 gave it, so its logical id, and with it the URL, stay.
       this.unversionedUrl = this.function.addFunctionUrl(urlOptions);

@@ -54,7 +54,7 @@ describe("the CDK CLI (aws-cdk) and this repository's CDK app", () => {
     const template: { Outputs: object; Resources: Record<string, Resource> } = JSON.parse(
       readFileSync(join(out, "Crdshift.template.json"), "utf8"),
     );
-    expect(Object.keys(template.Outputs)).toEqual(["WebhookUrlPrefix"]);
+    expect(Object.keys(template.Outputs)).toEqual(["WebhookUrlPrefix", "WebhookAliasName"]);
     const of = (type: string) => Object.entries(template.Resources).filter(([, resource]) => resource.Type === type);
 
     // The function URL serves the alias, which CodeDeploy moves in a canary that alarms roll back.

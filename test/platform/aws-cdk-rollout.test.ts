@@ -73,6 +73,7 @@ describe("CrdshiftWebhook: versions behind an alias", () => {
     expect(urls).toHaveLength(1);
     const [urlId, url] = urls[0]!;
     expect(url.Properties).toMatchObject({ Qualifier: "live", AuthType: "NONE", InvokeMode: "BUFFERED" });
+    expect(plain.findOutputs("*").WebhookAliasName!.Value).toBe("live");
     expect(plain.findOutputs("*").WebhookUrlPrefix!.Value).toEqual({
       "Fn::Join": ["", [{ "Fn::GetAtt": [urlId, "FunctionUrl"] }, "convert/"]],
     });
@@ -90,6 +91,7 @@ describe("CrdshiftWebhook: versions behind an alias", () => {
       [expect.stringMatching(/^WebhookAliasFunctionUrl/), "live"],
     ]);
     expect(Object.keys(canary.template.findOutputs("*")).sort()).toEqual([
+      "WebhookAliasName",
       "WebhookUnversionedUrlPrefix",
       "WebhookUrlPrefix",
     ]);

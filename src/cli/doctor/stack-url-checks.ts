@@ -14,13 +14,16 @@ export function stackUrlChecks(crd: CrdConfig, urls: StackUrls): Finding[] {
   if (crd.url === undefined || webhookUrlError(crd.url)) return [];
   const host = new URL(crd.url).host;
   const path = `${crd.clientConfigPath}.url`;
-  const fix = `set ${path} to the stack's UrlPrefix output and the token: ${urls.alias[0]}<token>`;
+  const fix =
+    urls.alias[0] === undefined
+      ? `deploy the stack with this crdshift, whose function URL is on an alias, then set ${path} to its new UrlPrefix output and the token (CHANGELOG: the move from 0.1)`
+      : `set ${path} to the stack's UrlPrefix output and the token: ${urls.alias[0]}<token>`;
   if (urls.unversioned.some((prefix) => safeHost(prefix) === host)) {
     return [
       warning(
         "url-unversioned",
-        `${path} is the function's own URL (${host}), which serves its latest code around the alias: a new version reaches every read at once, with no canary and no rollback`,
-        `${fix}; once every CRD has moved, drop keepUnversionedUrl`,
+        `${path} is the function's own URL (${host}), not an alias's: it serves the latest code, so a new version reaches every read at once, with no canary and no rollback`,
+        urls.alias[0] === undefined ? fix : `${fix}; once every CRD has moved, drop keepUnversionedUrl`,
       ),
     ];
   }

@@ -40,7 +40,7 @@ async function doctor(url: string, outputsFile?: string) {
   return { code, stderr, findings: findings.filter((f) => f.code !== "stored-versions-unknown") };
 }
 
-const both = () => cdkOutputs({ WebhookUrlPrefix: ALIAS, WebhookUnversionedUrlPrefix: OWN });
+const both = () => cdkOutputs({ WebhookUrlPrefix: ALIAS, WebhookAliasName: "live", WebhookUnversionedUrlPrefix: OWN });
 
 describe("crdshift doctor --stack-outputs: is the CRD on the stack's alias?", () => {
   it("says so when the url is the function URL on the alias", async () => {
@@ -58,8 +58,17 @@ describe("crdshift doctor --stack-outputs: is the CRD on the stack's alias?", ()
   });
 
   it("warns when the url is a function URL the stack does not output (the one removed by the move)", async () => {
-    const { findings } = await doctor(`${OWN}${TOKEN}`, cdkOutputs({ WebhookUrlPrefix: ALIAS }));
+    const { findings } = await doctor(
+      `${OWN}${TOKEN}`,
+      cdkOutputs({ WebhookUrlPrefix: ALIAS, WebhookAliasName: "live" }),
+    );
     expect(findings.map((f) => `${f.severity} ${f.code}`)).toEqual(["warning url-not-in-stack"]);
+  });
+
+  it("takes a UrlPrefix without an AliasName beside it (a crdshift 0.1 stack's) for the function's own URL", async () => {
+    const { findings } = await doctor(`${OWN}${TOKEN}`, cdkOutputs({ WebhookUrlPrefix: OWN }));
+    expect(findings.map((f) => `${f.severity} ${f.code}`)).toEqual(["warning url-unversioned"]);
+    expect(findings[0]!.fix).toMatch(/^deploy the stack with this crdshift/);
   });
 
   it("says nothing of a url on another platform, nor without the stack's outputs", async () => {
@@ -73,11 +82,20 @@ describe("crdshift doctor --stack-outputs: is the CRD on the stack's alias?", ()
     writeFileSync(
       file,
       JSON.stringify({
-        Stacks: [{ Outputs: [output("WebhookUrlPrefix", ALIAS), output("WebhookUnversionedUrlPrefix", OWN)] }],
+        Stacks: [
+          {
+            Outputs: [
+              output("WebhookUrlPrefix", ALIAS),
+              output("WebhookAliasName", "live"),
+              output("WebhookUnversionedUrlPrefix", OWN),
+            ],
+          },
+        ],
       }),
     );
     const { findings } = await doctor(`${OWN}${TOKEN}`, file);
     expect(findings.map((f) => f.code)).toEqual(["url-unversioned"]);
+    expect((await doctor(`${ALIAS}${TOKEN}`, file)).findings.map((f) => f.code)).toEqual(["url-on-alias"]);
   });
 
   it("refuses outputs that are not a CrdshiftWebhook stack's, or not JSON", async () => {
