@@ -75,7 +75,9 @@ export function reviewPoints(outcome: ReviewOutcome): MetricPoint[] {
       unit: "Milliseconds",
       value: outcome.durationMs,
       dimensions: { CRD: crd, From: from, To: to, Result: result },
-      sets: [["CRD", "From", "To", "Result"]],
+      // Overall too: an alarm needs one series (it cannot SEARCH), and percentiles of several
+      // series cannot be combined into one. Its sample count is the number of reviews.
+      sets: [[], ["CRD", "From", "To", "Result"]],
     },
   ];
   if (result === "success") {

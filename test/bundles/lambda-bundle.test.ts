@@ -265,7 +265,12 @@ describe("the built Lambda bundle with metrics to CloudWatch through PutMetricDa
       const [call] = await recorder.received(1);
       expect(call!.headers.authorization).toContain("Credential=ASIALAMBDAROLE/");
       expect(call!.headers["x-amz-security-token"]).toBe("role-session");
-      expect(call!.body.MetricData.map((d) => d.MetricName).sort()).toEqual(["ObjectsConverted", "ReviewLatency"]);
+      // Latency overall and per CRD, from, to and result.
+      expect(call!.body.MetricData.map((d) => d.MetricName).sort()).toEqual([
+        "ObjectsConverted",
+        "ReviewLatency",
+        "ReviewLatency",
+      ]);
     } finally {
       await metered.stop();
       await recorder.stop();

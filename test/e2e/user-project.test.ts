@@ -204,7 +204,7 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     ).find((r) => r.Type === "AWS::Lambda::Function")!;
     expect(fn.Properties).toMatchObject({ Runtime: "nodejs22.x", Architectures: ["arm64"], Handler: "index.handler" });
     expect(template.Parameters.PathToken).toMatchObject({ NoEcho: true });
-    expect(Object.keys(template.Outputs)).toEqual(["WebhookUrlPrefix"]);
+    expect(Object.keys(template.Outputs)).toEqual(["WebhookUrlPrefix", "WebhookAliasName"]);
     // The asset is the user's own bundle.
     const asset = readdirSync(join(project, "cdk.out")).find((name) => name.startsWith("asset."))!;
     expect(readFileSync(join(project, "cdk.out", asset, "index.mjs"))).toEqual(

@@ -29,7 +29,7 @@ describe("EMF lines", () => {
     for (const line of lines) expect(emfProblems(line)).toEqual([]);
   });
 
-  it("carry latency and objects per CRD, from, to; failures overall, per CRD and by cause", () => {
+  it("carry latency overall and per CRD, from, to, result; objects per CRD, from, to; failures overall, per CRD and by cause", () => {
     const [ok, failed, rejected] = emfLines([success, failure]).map((line) => JSON.parse(line));
     expect(ok).toMatchObject({
       CRD: "CronTab.example.com",
@@ -42,7 +42,7 @@ describe("EMF lines", () => {
     expect(ok._aws.CloudWatchMetrics).toEqual([
       {
         Namespace: "crdshift",
-        Dimensions: [["CRD", "From", "To", "Result"]],
+        Dimensions: [[], ["CRD", "From", "To", "Result"]],
         Metrics: [{ Name: "ReviewLatency", Unit: "Milliseconds" }],
       },
       {
@@ -87,15 +87,17 @@ describe("PutMetricData batches", () => {
       .take(at)
       .flat()
       .filter((d) => d.MetricName === "ReviewLatency");
-    expect(latency.map((d) => d.Values.length)).toEqual([150, 150, 100]);
+    // The overall series and the CRD's, each in three datums.
+    expect(latency.map((d) => d.Values.length)).toEqual([150, 150, 100, 150, 150, 100]);
 
     for (let i = 0; i < 1500; i++)
       for (const point of reviewPoints({ ...success, crd: `K${i}.example.com` })) batch.add(point);
-    // 1,500 CRDs x (latency + objects) = 3,000 series.
+    // 1,500 CRDs x (latency + objects) = 3,000 series, and the overall latency.
     expect(batch.take(at).map((call) => call.length)).toEqual([
       LIMITS.datumsPerCall,
       LIMITS.datumsPerCall,
       LIMITS.datumsPerCall,
+      1,
     ]);
   });
 

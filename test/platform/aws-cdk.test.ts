@@ -94,11 +94,11 @@ describe("the CrdshiftWebhook construct (crdshift/aws-cdk)", () => {
     template.hasParameter("PathToken", { Type: "String", NoEcho: true, MinLength: 16 });
     expect(fn().Environment.Variables.CRDSHIFT_TOKEN).toEqual({ Ref: "PathToken" });
     const outputs = template.findOutputs("*");
-    expect(Object.keys(outputs)).toEqual(["WebhookUrlPrefix"]);
+    expect(Object.keys(outputs)).toEqual(["WebhookUrlPrefix", "WebhookAliasName"]);
     expect(JSON.stringify(outputs)).not.toContain("PathToken");
     const [, parts] = outputs.WebhookUrlPrefix!.Value["Fn::Join"];
     expect(parts).toEqual([
-      { "Fn::GetAtt": [expect.stringMatching(/^WebhookFunctionFunctionUrl/), "FunctionUrl"] },
+      { "Fn::GetAtt": [expect.stringMatching(/^WebhookAliasFunctionUrl/), "FunctionUrl"] },
       "convert/",
     ]);
   });

@@ -4,6 +4,7 @@ import { redactUrl } from "../webhook-call/review-request";
 import { readCrdConfigs } from "./crd-config";
 import type { Finding } from "./finding";
 import { probe } from "./probe";
+import type { StackUrls } from "./stack-outputs";
 import { staticChecks } from "./static-checks";
 
 export interface DoctorOptions {
@@ -18,6 +19,8 @@ export interface DoctorOptions {
   offline?: boolean;
   now?: Date;
   timeoutMs?: number;
+  /** The URLs a CrdshiftWebhook stack outputs (`--stack-outputs`), to tell its alias's URL from others. */
+  stackUrls?: StackUrls;
 }
 
 export interface CrdReport {
@@ -44,7 +47,7 @@ export async function runDoctor(
   const now = options.now ?? new Date();
   const crds: CrdReport[] = [];
   for (const crd of readCrdConfigs(documents, name)) {
-    const findings = staticChecks(crd, registry, now);
+    const findings = staticChecks(crd, registry, now, options.stackUrls);
     const definition = registry.lookup(crd.group, crd.kind);
     const url = options.url ?? crd.url;
     const report: CrdReport = { crd: crd.name, kind: kindLabel(crd), findings };

@@ -4,14 +4,23 @@ import { clientConfigChecks } from "./client-config-checks";
 import type { CrdConfig } from "./crd-config";
 import { error, type Finding, info, warning } from "./finding";
 import { registryChecks } from "./registry-checks";
+import type { StackUrls } from "./stack-outputs";
+import { stackUrlChecks } from "./stack-url-checks";
 
-/** Everything that can be told from the manifest and the registry, without a network. */
-export function staticChecks(crd: CrdConfig, registry: Registry, now: Date): Finding[] {
+/**
+ * Everything that can be told from the manifest and the registry (and the stack's outputs, when
+ * given), without a network.
+ */
+export function staticChecks(crd: CrdConfig, registry: Registry, now: Date, stackUrls?: StackUrls): Finding[] {
   const definition = registry.lookup(crd.group, crd.kind);
-  return [...conversionChecks(crd, now), ...versionChecks(crd), ...registryChecks(crd, registry, definition)];
+  return [
+    ...conversionChecks(crd, now, stackUrls),
+    ...versionChecks(crd),
+    ...registryChecks(crd, registry, definition),
+  ];
 }
 
-function conversionChecks(crd: CrdConfig, now: Date): Finding[] {
+function conversionChecks(crd: CrdConfig, now: Date, stackUrls: StackUrls | undefined): Finding[] {
   const found: Finding[] = [];
   const multiVersion = crd.versions.length > 1;
   const stanza = `crdshift crd -f ${crd.name}.yaml --url https://HOST/convert/<token> writes it`;
@@ -50,6 +59,7 @@ function conversionChecks(crd: CrdConfig, now: Date): Finding[] {
     );
   }
   found.push(...clientConfigChecks(crd, now));
+  if (stackUrls) found.push(...stackUrlChecks(crd, stackUrls));
   found.push(...reviewVersionChecks(crd));
   return found;
 }
