@@ -111,8 +111,8 @@ export interface PlatformDefaults {
  * (docs/platforms.md, `npm run bench:workers-memory`).
  */
 export const WORKERS_DEFAULTS = {
-  bodyLimitBytes: 16 * 1024 * 1024,
-  maxBytesInFlight: 16 * 1024 * 1024,
+  bodyLimitBytes: 8 * 1024 * 1024,
+  maxBytesInFlight: 8 * 1024 * 1024,
 } as const satisfies PlatformDefaults;
 
 export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
