@@ -171,6 +171,6 @@ show(`at once, ${unbounded / MiB} MiB in flight`, free);
 const fit = Math.max(1, Math.floor(cap / body.length));
 const budget = bounded.idleMiB + fit * (sequential.peakMiB - sequential.idleMiB);
 console.log(
-  `the default cap's budget (${fit} at once): ${budget.toFixed(0)} MiB; peak at once ${bounded.peakMiB.toFixed(0)} MiB, ${(bounded.peakMiB / budget).toFixed(2)}x the budget (${(free.peakMiB / budget).toFixed(2)}x unbounded); ` +
+  `the default cap's budget (${fit} at once): ${budget.toFixed(0)} MiB; peak at once ${bounded.peakMiB.toFixed(0)} MiB, ${(bounded.peakMiB / budget).toFixed(2)}x the budget; unbounded ${free.peakMiB.toFixed(0)} MiB, ${(free.peakMiB / budget).toFixed(2)}x; ` +
     `/healthz answered every poll: ${bounded.health.answered === bounded.health.polls ? "yes" : "NO"}`,
 );
