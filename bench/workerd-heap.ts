@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { inRepo } from "./paths";
@@ -82,6 +82,8 @@ export async function convertsWithin(
     return true;
   } finally {
     workerd.kill("SIGKILL");
+    // Not left beside the modules `wrangler deploy` uploads.
+    rmSync(file, { force: true });
   }
 }
 

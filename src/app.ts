@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Config } from "./config";
 import { type Admission, BUSY, createAdmission, declaredLength, type RequestHead } from "./http/admission";
-import { type BytesInFlight, createBytesInFlight } from "./http/bytes-in-flight";
+import { type BytesInFlight, createBytesInFlight, MAX_WAIT_MS } from "./http/bytes-in-flight";
 import { drainBody } from "./http/drain-body";
 import { type HttpReply, JSON_CONTENT_TYPE } from "./http/reply";
 import { createReport, type Report } from "./http/report";
@@ -72,7 +72,11 @@ export function createWebhook(options: AppOptions): Webhook {
   const report = createReport({ log, metrics, logReviews: config.logReviews, logObjectNames: config.logObjectNames });
   const admit = createAdmission({ config, log });
   const review = createReviewRoute({ registry, config, report, now, startedAt });
-  const inFlight = createBytesInFlight({ capBytes: config.maxBytesInFlight });
+  // A short budget leaves less time to wait: half of it at most, the rest for the review.
+  const inFlight = createBytesInFlight({
+    capBytes: config.maxBytesInFlight,
+    maxWaitMs: Math.min(MAX_WAIT_MS, config.budgetMs / 2),
+  });
   const readStreamed = createStreamedBodyRead(config.bodyLimitBytes, report);
   const app = new Hono();
 

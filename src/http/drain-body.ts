@@ -3,7 +3,8 @@
  * so that the connection can carry the next request: workerd drops a kept-alive connection
  * whose request body was left unread, and cancelling the body does not spare it. Nothing is
  * kept, chunk by chunk. A body declared or found to be over `limitBytes` is not worth the time:
- * it is cancelled, and the platform closes the connection or discards the rest itself (Node).
+ * it is left unread or cancelled, and the platform closes the connection or discards the rest
+ * itself (Node).
  */
 export async function drainBody(request: Request, limitBytes: number): Promise<void> {
   if (request.bodyUsed || request.body === null) return;

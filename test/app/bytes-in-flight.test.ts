@@ -148,6 +148,22 @@ describe("bytes in flight: when the cap is full", () => {
     expect(inFlight.heldBytes).toBe(0);
   });
 
+  it("waits at most half a short budget, leaving the rest for the review", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { app, inFlight } = webhook({ ...env, CRDSHIFT_BUDGET_MS: "4000" });
+    const held = inFlight.tryReserve(4096)!;
+    let status = 0;
+    const answered = Promise.resolve(app.request(request(REVIEW, bytes(REVIEW)))).then((res) => (status = res.status));
+    await vi.waitFor(() => expect(inFlight.waitingCount).toBe(1));
+    // (vi.waitFor moves fake timers on a little too.)
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(status).toBe(0);
+    await vi.advanceTimersByTimeAsync(500);
+    await answered;
+    expect(status).toBe(429);
+    held.release();
+  });
+
   it("answers 429 at once to a streamed body that would pass the cap, and holds none of it after", async () => {
     const { app, inFlight } = webhook(env);
     const held = inFlight.tryReserve(4096 - 100)!;
