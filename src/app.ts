@@ -1,11 +1,13 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Config } from "./config";
-import { type Admission, createAdmission, declaredLength, type RequestHead } from "./http/admission";
+import { type Admission, BUSY, createAdmission, declaredLength, type RequestHead } from "./http/admission";
+import { type BytesInFlight, createBytesInFlight, MAX_WAIT_MS } from "./http/bytes-in-flight";
+import { drainBody } from "./http/drain-body";
 import { type HttpReply, JSON_CONTENT_TYPE } from "./http/reply";
 import { createReport, type Report } from "./http/report";
 import { createReviewRoute, type ReviewRoute } from "./http/review-route";
-import { createStreamedSizeCheck } from "./http/streamed-size";
+import { createStreamedBodyRead } from "./http/streamed-size";
 import { jsonLogger, type Logger } from "./log";
 import { type Metrics, noMetrics } from "./metrics/metrics";
 import type { Registry } from "./registry";
@@ -48,6 +50,8 @@ export interface Webhook {
   admit: Admission;
   /** An admitted review, from its body to its reply. */
   review: ReviewRoute;
+  /** The bound on request bytes read and converted at once, which every review route takes. */
+  inFlight: BytesInFlight;
   report: Report;
 }
 
@@ -68,13 +72,23 @@ export function createWebhook(options: AppOptions): Webhook {
   const report = createReport({ log, metrics, logReviews: config.logReviews, logObjectNames: config.logObjectNames });
   const admit = createAdmission({ config, log });
   const review = createReviewRoute({ registry, config, report, now, startedAt });
-  const streamedSize = createStreamedSizeCheck(config.bodyLimitBytes, report);
+  // A short budget leaves less time to wait: half of it at most, the rest for the review.
+  const inFlight = createBytesInFlight({
+    capBytes: config.maxBytesInFlight,
+    maxWaitMs: Math.min(MAX_WAIT_MS, config.budgetMs / 2),
+  });
+  const readStreamed = createStreamedBodyRead(config.bodyLimitBytes, report);
   const app = new Hono();
 
   const send = (c: Context, reply: HttpReply) => {
     if (reply.after) defer(c, reply.after);
     const headers = reply.headers ? { ...reply.headers, "Content-Type": JSON_CONTENT_TYPE } : JSON_HEADERS;
     return c.body(reply.body, reply.status as ContentfulStatusCode, headers);
+  };
+  // A refusal answered before the body was read: see drainBody.
+  const refuse = async (c: Context, reply: HttpReply) => {
+    await drainBody(c.req.raw, config.bodyLimitBytes);
+    return send(c, reply);
   };
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
@@ -87,27 +101,37 @@ export function createWebhook(options: AppOptions): Webhook {
       callerAddress: () => callerAddress?.(c),
     };
     const refusal = admit(head);
-    if (refusal) return send(c, report.refuse(refusal));
-    if (declaredLength(head) === undefined) {
-      const refused = await streamedSize(c);
-      if (refused) return send(c, refused);
-    }
+    if (refusal) return refuse(c, report.refuse(refusal));
     const answer = review(platformDeadline?.(c));
-    let body: string;
+    const length = declaredLength(head);
+    // Counted from the declared length, or from nothing up as a body without one streams in.
+    const lease = inFlight.tryReserve(length ?? 0) ?? (await inFlight.reserve(length ?? 0));
+    if (!lease) return refuse(c, report.refuse(BUSY));
     try {
-      body = await c.req.text();
-    } catch (error) {
-      return send(c, report.unreadable(error));
+      let body: string;
+      if (length === undefined) {
+        const read = await readStreamed(c.req.raw, lease);
+        if ("refused" in read) return send(c, read.refused);
+        body = read.text;
+      } else {
+        try {
+          body = await c.req.text();
+        } catch (error) {
+          return send(c, report.unreadable(error));
+        }
+      }
+      return send(c, await answer(body));
+    } finally {
+      lease.release();
     }
-    return send(c, await answer(body));
   };
 
   app.all("/convert", convert);
   app.all("/convert/:token", convert);
 
-  app.notFound((c) => send(c, report.notFound()));
+  app.notFound((c) => refuse(c, report.notFound()));
   app.onError((error, c) => send(c, report.internalError(error)));
-  return { app, admit, review, report };
+  return { app, admit, review, inFlight, report };
 }
 
 const JSON_HEADERS: Readonly<Record<string, string>> = { "Content-Type": JSON_CONTENT_TYPE };

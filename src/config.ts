@@ -13,6 +13,12 @@ export interface Config {
   tokens: readonly string[];
   /** Largest request body accepted, in bytes; larger ones get 413. */
   bodyLimitBytes: number;
+  /**
+   * Most request bytes being read and converted at once by this server (process, isolate), in
+   * bytes; at least `bodyLimitBytes`. A review's memory grows with its body: beyond this, a
+   * request waits its turn briefly, then gets 429 with Retry-After, which the apiserver retries.
+   */
+  maxBytesInFlight: number;
   /** Time allowed for one review before it fails cleanly; the apiserver waits 30 s at most. */
   budgetMs: number;
   /**
@@ -63,6 +69,8 @@ export type MetricsConfig =
 
 export const DEFAULTS = {
   bodyLimitBytes: 32 * 1024 * 1024,
+  // Node: two of the largest bodies at once (docs/performance.md: memory under concurrent reviews).
+  maxBytesInFlight: 64 * 1024 * 1024,
   budgetMs: 25_000,
   // The apiserver's own: sigs.k8s.io/json reads no document nested deeper, its stored objects
   // and the webhook's reply alike, and a reply nests as deep as its review.
@@ -93,8 +101,19 @@ const TOKEN = new RegExp(`^[A-Za-z0-9_-]{${TOKEN_LENGTH.min},${TOKEN_LENGTH.max}
 export interface PlatformDefaults {
   metrics?: MetricsSink;
   bodyLimitBytes?: number;
+  maxBytesInFlight?: number;
   replyLimitBytes?: number;
 }
+
+/**
+ * Cloudflare Workers: an isolate has 128 MB in all, and workerd holds a review's body several
+ * times over while converting it; both figures keep the measured peak under that with margin
+ * (docs/platforms.md, `npm run bench:workers-memory`).
+ */
+export const WORKERS_DEFAULTS = {
+  bodyLimitBytes: 8 * 1024 * 1024,
+  maxBytesInFlight: 8 * 1024 * 1024,
+} as const satisfies PlatformDefaults;
 
 export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
   if (text(env, "CRDSHIFT_TOKEN_NEXT") !== undefined && text(env, "CRDSHIFT_TOKEN") === undefined) {
@@ -111,10 +130,12 @@ export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
     }
     tokens.push(value);
   }
+  const bodyLimitBytes =
+    positiveInteger(env, "CRDSHIFT_BODY_LIMIT_BYTES") ?? platform.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes;
   return {
     tokens,
-    bodyLimitBytes:
-      positiveInteger(env, "CRDSHIFT_BODY_LIMIT_BYTES") ?? platform.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
+    bodyLimitBytes,
+    maxBytesInFlight: maxBytesInFlight(env, bodyLimitBytes, platform),
     budgetMs: positiveInteger(env, "CRDSHIFT_BUDGET_MS") ?? DEFAULTS.budgetMs,
     replyLimitBytes: positiveInteger(env, "CRDSHIFT_REPLY_LIMIT_BYTES") ?? platform.replyLimitBytes,
     ...callerNetworks(env),
@@ -168,6 +189,21 @@ function readMetrics(env: Env, fallback: MetricsSink): MetricsConfig {
     intervalMs: positiveInteger(env, "CRDSHIFT_METRICS_INTERVAL_MS") ?? DEFAULTS.metricsIntervalMs,
     timeoutMs: positiveInteger(env, "CRDSHIFT_METRICS_TIMEOUT_MS") ?? DEFAULTS.metricsTimeoutMs,
   };
+}
+
+/**
+ * CRDSHIFT_MAX_BYTES_IN_FLIGHT, which must leave room for the largest body; by default the
+ * platform's, or the body limit where that is larger (one largest review at a time).
+ */
+function maxBytesInFlight(env: Env, bodyLimitBytes: number, platform: PlatformDefaults): number {
+  const set = positiveInteger(env, "CRDSHIFT_MAX_BYTES_IN_FLIGHT");
+  if (set === undefined) return Math.max(bodyLimitBytes, platform.maxBytesInFlight ?? DEFAULTS.maxBytesInFlight);
+  if (set < bodyLimitBytes) {
+    throw new ConfigError(
+      `CRDSHIFT_MAX_BYTES_IN_FLIGHT (${set}) must be at least CRDSHIFT_BODY_LIMIT_BYTES (${bodyLimitBytes}): a body of the largest size could never be read`,
+    );
+  }
+  return set;
 }
 
 function callerNetworks(env: Env): Pick<Config, "allowedCallers"> {

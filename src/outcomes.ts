@@ -44,6 +44,8 @@ export const REJECTION_REASONS = [
   "unsupported-media-type",
   /** A body over CRDSHIFT_BODY_LIMIT_BYTES. */
   "too-large",
+  /** No room under CRDSHIFT_MAX_BYTES_IN_FLIGHT in time: a 429 with Retry-After. */
+  "busy",
   /** An upload cut short or malformed in transit. */
   "body-unreadable",
   /** A body nested deeper than CRDSHIFT_MAX_DEPTH. */

@@ -1,5 +1,6 @@
 import type { Config } from "../config";
 import type { Logger } from "../log";
+import { RETRY_AFTER_SECONDS } from "./bytes-in-flight";
 import { createTokenCheck } from "./path-token";
 import { NOT_FOUND, type Refusal } from "./report";
 
@@ -40,8 +41,24 @@ const SOURCE_NOT_ALLOWED: Refusal = { reason: "source-not-allowed", status: 404,
 
 /** The 413 of a body over the limit. */
 export function tooLarge(limitBytes: number): Refusal {
-  return { reason: "too-large", status: 413, message: `request body is larger than the limit of ${limitBytes} bytes` };
+  return {
+    reason: "too-large",
+    status: 413,
+    message: `request body is larger than the limit of ${limitBytes} bytes (CRDSHIFT_BODY_LIMIT_BYTES)`,
+  };
 }
+
+/**
+ * The 429 of a request that found no room under CRDSHIFT_MAX_BYTES_IN_FLIGHT in time. The
+ * apiserver retries a 429 that names a whole number of seconds in Retry-After, within its 30 s;
+ * other clients read the same header.
+ */
+export const BUSY: Refusal = {
+  reason: "busy",
+  status: 429,
+  message: `too many request bytes are being converted at once (CRDSHIFT_MAX_BYTES_IN_FLIGHT): retry after ${RETRY_AFTER_SECONDS} s`,
+  headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+};
 
 /**
  * Why a request is refused before its body is read, in this order: the caller's network and
@@ -74,7 +91,9 @@ export function createAdmission({ config, log }: AdmissionOptions): Admission {
 export function declaredLength(head: RequestHead): number | undefined {
   const length = head.header("content-length");
   if (length === undefined || head.header("transfer-encoding") !== undefined) return undefined;
-  return Number(length);
+  // Anything but one plain number (a repeated header joined with ", ") is counted as it streams.
+  const bytes = Number(length);
+  return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : undefined;
 }
 
 /** Whether the caller's network may call at all; unknown addresses are refused (fail closed). */

@@ -8,8 +8,11 @@ import type { Failure, RejectionReason } from "../outcomes";
 import type { ConversionReview } from "../protocol";
 import type { HttpReply } from "./reply";
 
-/** The 4xx statuses the app answers with: only for requests that are not reviews at all. */
-export type RefusalStatus = 400 | 404 | 405 | 413 | 415;
+/**
+ * The 4xx statuses the app answers with: only for requests that are not reviews at all, and 429
+ * for one to send again shortly.
+ */
+export type RefusalStatus = 400 | 404 | 405 | 413 | 415 | 429;
 
 /** Why a request is not answered as a review. */
 export interface Refusal {

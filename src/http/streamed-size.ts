@@ -1,32 +1,55 @@
-import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { tooLarge } from "./admission";
+import { BUSY, tooLarge } from "./admission";
+import type { Lease } from "./bytes-in-flight";
 import type { HttpReply } from "./reply";
 import type { Report } from "./report";
 
+/** A streamed body's text, or the reply that refuses it. */
+export type StreamedBody = { text: string } | { refused: HttpReply };
+
 /**
- * The size check of a body sent without a length (chunked), in the Hono app: counted as it
- * streams in, by Hono's bodyLimit, which keeps what it read for the review. The refusal if it is
- * over the limit or broke off, else undefined. (The Node server's own review route takes only
- * bodies with a declared length, so this is the one place that counts.)
+ * The read of a body sent without a length (chunked), in the Hono app: counted as it streams in,
+ * against the body limit and against the bytes in flight (`lease`), so neither is passed by a
+ * body that did not say its size. Over either, the rest is cancelled, unread: such a body is
+ * not worth the time to drain. (The Node server's own review route takes only bodies with a
+ * declared length, so this is the one place that counts.)
  */
-export function createStreamedSizeCheck(
+export function createStreamedBodyRead(
   limitBytes: number,
   report: Report,
-): (c: Context) => Promise<HttpReply | undefined> {
-  const refusal = tooLarge(limitBytes);
-  // Over the limit, bodyLimit answers with onError's response instead of going on: unused here.
-  const guard = bodyLimit({ maxSize: limitBytes, onError: (c) => c.body(null) });
-  return async (c) => {
-    let within = false;
+): (request: Request, lease: Lease) => Promise<StreamedBody> {
+  const overLimit = tooLarge(limitBytes);
+  return async (request, lease) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = request.body?.getReader();
     try {
-      // Reads the whole body, counting it: a broken upload fails here.
-      await guard(c, async () => {
-        within = true;
-      });
+      for (;;) {
+        const next = await reader?.read();
+        if (!next || next.done) break;
+        size += next.value.byteLength;
+        const refusal = size > limitBytes ? overLimit : lease.grow(next.value.byteLength) ? undefined : BUSY;
+        if (refusal) {
+          void reader!.cancel().catch(() => {});
+          return { refused: report.refuse(refusal) };
+        }
+        chunks.push(next.value);
+      }
     } catch (error) {
-      return report.unreadable(error);
+      // A broken upload or malformed chunking.
+      return { refused: report.unreadable(error) };
     }
-    return within ? undefined : report.refuse(refusal);
+    return { text: utf8(chunks, size) };
   };
+}
+
+/** The text as the Fetch API's text() reads it: invalid bytes replaced, a leading BOM dropped. */
+function utf8(chunks: readonly Uint8Array[], size: number): string {
+  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  const whole = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(whole);
 }

@@ -2,7 +2,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { getRequestListener } from "@hono/node-server";
 import type { Context } from "hono";
 import type { Webhook } from "../app";
-import type { RequestHead } from "../http/admission";
+import { BUSY, declaredLength, type RequestHead } from "../http/admission";
+import type { Lease } from "../http/bytes-in-flight";
 import { type HttpReply, JSON_CONTENT_TYPE } from "../http/reply";
 
 /**
@@ -28,7 +29,10 @@ export function nodeCallerAddress(c: Context): string | undefined {
  * of the server's CPU. Everything else, every refusal included, goes to `fallback`, the Hono app
  * on @hono/node-server, which answers it as on every platform (docs/architecture.md).
  */
-export function nodeReviewRoute({ admit, review, report }: Webhook, fallback: RequestListener): RequestListener {
+export function nodeReviewRoute(
+  { admit, review, inFlight, report }: Webhook,
+  fallback: RequestListener,
+): RequestListener {
   return (req, res) => {
     const target = req.method === "POST" ? REVIEW_TARGET.exec(req.url ?? "") : null;
     if (target === null) return fallback(req, res);
@@ -44,6 +48,8 @@ export function nodeReviewRoute({ admit, review, report }: Webhook, fallback: Re
       header: (name) => (isReviewField(name) ? fields[name] : fetchHeader(rawHeaders, name)),
       callerAddress: () => req.socket.remoteAddress,
     };
+    const length = declaredLength(head);
+    if (length === undefined) return fallback(req, res);
     // Admitted, the review starts (its budget, and a cold start's first review is this one).
     let answer: ((body: string) => HttpReply | Promise<HttpReply>) | undefined;
     try {
@@ -54,28 +60,46 @@ export function nodeReviewRoute({ admit, review, report }: Webhook, fallback: Re
     // A refusal is the app's to answer, counted and logged once there; it runs the same checks.
     if (answer === undefined) return fallback(req, res);
     const answering = answer;
-    readBody(
-      req,
-      (read) => reply(res, report, () => answering(read())),
-      (error) => reply(res, report, () => report.unreadable(error)),
-    );
+    const read = (lease: Lease) =>
+      readBody(
+        req,
+        (text) => reply(res, report, lease, () => answering(text())),
+        (error) => reply(res, report, lease, () => report.unreadable(error)),
+      );
+    const lease = inFlight.tryReserve(length);
+    if (lease) return read(lease);
+    // In line, the body stays unread in the socket; a caller gone meanwhile gets nothing.
+    let gone = false;
+    req.once("close", () => (gone = true));
+    void inFlight.reserve(length).then((granted) => {
+      if (!granted) return send(res, report.refuse(BUSY));
+      if (gone) return granted.release();
+      read(granted);
+    });
   };
 }
 
 /**
  * Sends what `work` replies, or a 500 where it throws or rejects, as the Hono app's onError
- * answers: called from the request's events, a throw would otherwise end the process.
+ * answers: called from the request's events, a throw would otherwise end the process. The
+ * request's bytes in flight are released as its reply goes out, however it ends.
  */
-function reply(res: ServerResponse, report: Webhook["report"], work: () => HttpReply | Promise<HttpReply>): void {
+function reply(
+  res: ServerResponse,
+  report: Webhook["report"],
+  lease: Lease,
+  work: () => HttpReply | Promise<HttpReply>,
+): void {
+  const answer = (replied: HttpReply) => {
+    lease.release();
+    send(res, replied);
+  };
   try {
     const replied = work();
-    if (!(replied instanceof Promise)) return send(res, replied);
-    replied.then(
-      (settled) => send(res, settled),
-      (error: unknown) => send(res, report.internalError(error)),
-    );
+    if (!(replied instanceof Promise)) return answer(replied);
+    replied.then(answer, (error: unknown) => answer(report.internalError(error)));
   } catch (error) {
-    send(res, report.internalError(error));
+    answer(report.internalError(error));
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import { WORKERS_DEFAULTS } from "../config";
 import { jsonLogger } from "../log";
 import type { Registry } from "../registry";
 import { misconfiguredBody, startApp } from "./start";
@@ -37,6 +38,7 @@ export function createWorker(registry: Registry, options: WorkerOptions = {}): C
       if (!app) {
         const started = startApp(registry, {
           env,
+          defaults: WORKERS_DEFAULTS,
           log: jsonLogger,
           // CloudWatch keys, if used, are Worker secrets (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY);
           // metrics leave through waitUntil, after the reply.

@@ -1,0 +1,176 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { request } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+import { DEFAULTS } from "../src/config";
+import { reviewBody } from "./objects";
+import { inRepo } from "./paths";
+import { MiB, resetPeak, residentBytes } from "./process-memory";
+
+// `npm run bench:memory`: the Node server as `npm start` builds it (build/node/index.mjs), on
+// 127.0.0.1, sent 12 reviews of 30 MiB at once, as an apiserver would: a 429 is sent again after
+// its Retry-After, within the apiserver's 30 s. Meanwhile /healthz is polled and the server's
+// resident memory read (its peak is the kernel's). Rounds, each on a fresh server: the 12 one
+// after another (what a cap of one review could do at best: V8 collects a review's garbage only
+// some time after it), then the burst at the default CRDSHIFT_MAX_BYTES_IN_FLIGHT, then the burst
+// with no bound worth the name, for comparison. Every round is bounded in time.
+
+const REVIEWS = 12;
+const BODY_MIB = 30;
+const APISERVER_BUDGET_MS = 30_000;
+const ROUND_LIMIT_MS = 120_000;
+const HEALTH_EVERY_MS = 100;
+
+const body = Buffer.from(reviewBody(Math.floor((BODY_MIB * MiB) / (reviewBody(1000).length / 1000))));
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+}
+
+async function start(maxBytesInFlight: number): Promise<Server> {
+  const child = spawn(process.execPath, [inRepo("build/node/index.mjs")], {
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", CRDSHIFT_MAX_BYTES_IN_FLIGHT: String(maxBytesInFlight) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (found) resolve(Number(found[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`the server exited (${code}) before listening`)));
+  });
+  // Its log lines are not read from here on; keep the pipe flowing.
+  child.stdout!.resume();
+  return { child, port };
+}
+
+function post(port: number, path: string, payload: Buffer): Promise<{ status: number; retryAfter: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: payload.length ? "POST" : "GET",
+        agent: false,
+        headers: payload.length ? { "content-type": "application/json", "content-length": payload.length } : {},
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers["retry-after"] ?? NaN) }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+/** One review as the apiserver sends it: again after each 429's Retry-After, within 30 s. */
+async function review(port: number): Promise<{ status: number | string; tries: number }> {
+  const started = Date.now();
+  for (let tries = 1; ; tries++) {
+    let answer: { status: number; retryAfter: number };
+    try {
+      answer = await post(port, "/convert?timeout=30s", body);
+    } catch (error) {
+      return { status: (error as Error).message, tries };
+    }
+    const again = answer.retryAfter * 1000;
+    if (answer.status !== 429 || !(again >= 0) || Date.now() - started + again > APISERVER_BUDGET_MS) {
+      return {
+        status: Date.now() - started > APISERVER_BUDGET_MS ? `${answer.status} after 30 s` : answer.status,
+        tries,
+      };
+    }
+    await sleep(again);
+  }
+}
+
+interface Round {
+  idleMiB: number;
+  peakMiB: number;
+  statuses: Array<number | string>;
+  tries: number;
+  health: { polls: number; answered: number; slowestMs: number };
+  seconds: number;
+}
+
+async function round(maxBytesInFlight: number, reviews: number, oneAtATime = false): Promise<Round> {
+  const server = await start(maxBytesInFlight);
+  const { pid } = server.child;
+  try {
+    await post(server.port, "/convert", Buffer.from(reviewBody(10)));
+    await sleep(500);
+    const idle = residentBytes(pid!).now;
+    resetPeak(pid!);
+    const health = { polls: 0, answered: 0, slowestMs: 0 };
+    let done = false;
+    const polling = (async () => {
+      while (!done) {
+        const sent = Date.now();
+        health.polls++;
+        const answer = await post(server.port, "/healthz", Buffer.alloc(0)).catch(() => undefined);
+        if (answer?.status === 200) health.answered++;
+        health.slowestMs = Math.max(health.slowestMs, Date.now() - sent);
+        await sleep(HEALTH_EVERY_MS);
+      }
+    })();
+    const started = Date.now();
+    const burst = oneAtATime
+      ? (async () => {
+          const answers = [];
+          for (let i = 0; i < reviews; i++) answers.push(await review(server.port));
+          return answers;
+        })()
+      : Promise.all(Array.from({ length: reviews }, () => review(server.port)));
+    const limit = sleep(ROUND_LIMIT_MS).then(() => {
+      throw new Error(`the round took over ${ROUND_LIMIT_MS / 1000} s`);
+    });
+    const answers = await Promise.race([burst, limit]);
+    const seconds = (Date.now() - started) / 1000;
+    done = true;
+    await polling;
+    return {
+      idleMiB: idle / MiB,
+      peakMiB: residentBytes(pid!).peak / MiB,
+      statuses: answers.map((a) => a.status),
+      tries: answers.reduce((sum, a) => sum + a.tries, 0),
+      health,
+      seconds,
+    };
+  } finally {
+    server.child.kill();
+  }
+}
+
+function show(name: string, r: Round): void {
+  const counts = new Map<string, number>();
+  for (const s of r.statuses) counts.set(String(s), (counts.get(String(s)) ?? 0) + 1);
+  console.log(
+    `${name.padEnd(34)} idle ${r.idleMiB.toFixed(0)} MiB, peak ${r.peakMiB.toFixed(0)} MiB (+${(r.peakMiB - r.idleMiB).toFixed(0)}); ` +
+      `replies ${[...counts].map(([s, n]) => `${n}x ${s}`).join(", ")} in ${r.tries} tries, ${r.seconds.toFixed(1)} s; ` +
+      `/healthz ${r.health.answered}/${r.health.polls} answered, slowest ${r.health.slowestMs} ms`,
+  );
+}
+
+const cap = DEFAULTS.maxBytesInFlight;
+const unbounded = 1024 * MiB;
+console.log(`Node server (build/node/index.mjs), ${REVIEWS} reviews of ${(body.length / MiB).toFixed(1)} MiB at once`);
+const sequential = await round(unbounded, REVIEWS, true);
+show("one after another", sequential);
+const bounded = await round(cap, REVIEWS);
+show(`at once, ${cap / MiB} MiB in flight (default)`, bounded);
+const free = await round(unbounded, REVIEWS);
+show(`at once, ${unbounded / MiB} MiB in flight`, free);
+// The cap's budget: as many whole reviews at once as fit in it, each growing the server as much
+// as one at a time did.
+const fit = Math.max(1, Math.floor(cap / body.length));
+const budget = bounded.idleMiB + fit * (sequential.peakMiB - sequential.idleMiB);
+console.log(
+  `the default cap's budget (${fit} at once): ${budget.toFixed(0)} MiB; peak at once ${bounded.peakMiB.toFixed(0)} MiB, ${(bounded.peakMiB / budget).toFixed(2)}x the budget; unbounded ${free.peakMiB.toFixed(0)} MiB, ${(free.peakMiB / budget).toFixed(2)}x; ` +
+    `/healthz answered every poll: ${bounded.health.answered === bounded.health.polls ? "yes" : "NO"}`,
+);

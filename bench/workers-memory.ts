@@ -1,0 +1,98 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { Miniflare } from "miniflare";
+import { WORKERS_DEFAULTS } from "../src/config";
+import { reviewBody } from "./objects";
+import { inRepo } from "./paths";
+import { descendantsNamed, MiB, resetPeak, residentBytes } from "./process-memory";
+import { heapNeeded } from "./workerd-heap";
+
+// `npm run bench:workers-memory`: the deployable Worker (build/worker-modules) in workerd, on
+// this machine, through miniflare. For each case a fresh workerd: one small review to warm it,
+// then the case's reviews at once; the figure is workerd's peak resident memory over its size
+// before them. That counts everything workerd holds for the request (its buffers too, and
+// garbage V8 has not collected: local workerd sets no heap limit), so it is more than the
+// isolate's share, which is what Cloudflare's 128 MB caps. Then the V8 heap the same cases need:
+// the smallest --max-old-space-size under which they convert (bench/workerd-heap.ts).
+
+const MODULES = inRepo("build/worker-modules");
+const PER_OBJECT = reviewBody(1000).length / 1000;
+
+interface Case {
+  name: string;
+  /** Body size of each review, MiB. */
+  mib: number;
+  concurrent: number;
+  /** Bindings; none: WORKERS_DEFAULTS apply. */
+  env: Record<string, string>;
+}
+
+const compatibilityDate = /^compatibility_date = "([^"]+)"/m.exec(readFileSync(inRepo("wrangler.toml"), "utf8"))![1]!;
+const review = (mib: number) => reviewBody(Math.floor((mib * MiB) / PER_OBJECT));
+const UNBOUNDED = { CRDSHIFT_BODY_LIMIT_BYTES: String(64 * MiB), CRDSHIFT_MAX_BYTES_IN_FLIGHT: String(1024 * MiB) };
+const limitMiB = WORKERS_DEFAULTS.bodyLimitBytes / MiB;
+const CASES: Case[] = [
+  ...[4, 8, 16, 30].map((mib) => ({ name: `one review, unbounded`, mib, concurrent: 1, env: UNBOUNDED })),
+  { name: "two at once, unbounded", mib: 4, concurrent: 2, env: UNBOUNDED },
+  { name: "four of the largest at once, defaults", mib: limitMiB * 0.98, concurrent: 4, env: {} },
+];
+
+async function measure({ mib, concurrent, env }: Case): Promise<{ overMiB: number; statuses: number[] }> {
+  const modules = ["worker.js", ...readdirSync(`${MODULES}/chunks`).map((file) => `chunks/${file}`)];
+  const mf = new Miniflare({
+    modules: modules.map((path) => ({ type: "ESModule" as const, path: `${MODULES}/${path}` })),
+    modulesRoot: MODULES,
+    compatibilityDate,
+    bindings: env,
+    // Over HTTP, as a client sends (miniflare's dispatchFetch would send the body chunked).
+    host: "127.0.0.1",
+    port: 0,
+  });
+  try {
+    const url = await mf.ready;
+    const [workerd] = descendantsNamed(process.pid, "workerd");
+    if (workerd === undefined) throw new Error("no workerd process found under this one");
+    const send = (body: string) =>
+      fetch(new URL("/convert", url), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+    await (await send(reviewBody(10))).text();
+    const body = review(mib);
+    const before = residentBytes(workerd).now;
+    resetPeak(workerd);
+    const statuses = await Promise.all(
+      Array.from({ length: concurrent }, async () => {
+        const res = await send(body);
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    return { overMiB: (residentBytes(workerd).peak - before) / MiB, statuses };
+  } finally {
+    await mf.dispose();
+  }
+}
+
+console.log(`Worker bundle in workerd (miniflare); peak resident memory over the warm isolate's`);
+console.log(`defaults: body limit ${limitMiB} MiB, bytes in flight ${WORKERS_DEFAULTS.maxBytesInFlight / MiB} MiB`);
+for (const c of CASES) {
+  const { overMiB, statuses } = await measure(c);
+  const per = overMiB / (c.mib * c.concurrent);
+  console.log(
+    `${c.name.padEnd(40)} ${c.concurrent} x ${c.mib.toFixed(1).padStart(5)} MiB: +${overMiB.toFixed(0).padStart(4)} MiB (${per.toFixed(1)} x the bytes sent) statuses ${statuses.join(",")}`,
+  );
+}
+
+const HEAPS = [16, 24, 32, 48, 64, 96, 128, 192, 256];
+console.log(`\nV8 heap needed (smallest --max-old-space-size of ${HEAPS.join(", ")} MiB under which all convert)`);
+for (const c of CASES) {
+  const body = review(c.mib);
+  const bodies = Array.from({ length: c.concurrent }, () => body);
+  const heap = await heapNeeded(HEAPS, { bodies, rounds: 1 }, compatibilityDate, c.env);
+  console.log(`${c.name.padEnd(40)} ${c.concurrent} x ${c.mib.toFixed(1).padStart(5)} MiB: ${heap ?? "over 256"} MiB`);
+}
+const heap = await heapNeeded(HEAPS, { bodies: [review(limitMiB * 0.98)], rounds: 4 }, compatibilityDate, {});
+console.log(
+  `${"four of the largest, one after another".padEnd(40)} 4 x ${(limitMiB * 0.98).toFixed(1).padStart(5)} MiB: ${heap ?? "over 256"} MiB`,
+);

@@ -1,0 +1,128 @@
+/**
+ * The bound on request bytes being read and converted at once, per server (isolate, process):
+ * a review's memory grows with its body, so this is what keeps concurrent large reviews within
+ * the platform's memory. Every platform's review route goes through one of these (see
+ * createWebhook); nothing else holds request bytes.
+ */
+export interface BytesInFlight {
+  /**
+   * Room for `bytes` now, or undefined if they do not fit or others are waiting (first come,
+   * first served: no request overtakes one in line).
+   */
+  tryReserve(bytes: number): Lease | undefined;
+  /**
+   * Room for `bytes` once the requests ahead have released theirs, or undefined after waiting
+   * `maxWaitMs`, or at once when `maxWaiting` requests are already in line.
+   */
+  reserve(bytes: number): Promise<Lease | undefined>;
+  /** Bytes held now, by every lease together. */
+  readonly heldBytes: number;
+  /** Requests in line now. */
+  readonly waitingCount: number;
+  readonly capBytes: number;
+}
+
+/** What one request holds; released once, on every way the request ends. */
+export interface Lease {
+  /**
+   * Counts `bytes` more, as a body without a declared length streams in: false, counting
+   * nothing, if that would pass the cap (the request is then answered with `busy`; it does not
+   * wait holding what it has, which two streams could do for ever).
+   */
+  grow(bytes: number): boolean;
+  /** Gives the bytes back and lets those waiting in. A second call does nothing. */
+  release(): void;
+}
+
+export interface BytesInFlightOptions {
+  capBytes: number;
+  maxWaitMs?: number;
+  maxWaiting?: number;
+}
+
+/**
+ * How long a request waits in line before its 429. The apiserver gives a conversion 30 s in all
+ * and retries a 429 that names a Retry-After; waiting here spares it sending the body again, but
+ * must leave it time for that retry.
+ */
+export const MAX_WAIT_MS = 10_000;
+/** How many requests may wait at once; more are answered 429 at once. A waiting one holds no body. */
+export const MAX_WAITING = 64;
+/** The Retry-After of a 429, in seconds: a whole number, the only form the apiserver honours. */
+export const RETRY_AFTER_SECONDS = 1;
+
+interface Waiter {
+  bytes: number;
+  grant: (lease: Lease | undefined) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export function createBytesInFlight({
+  capBytes,
+  maxWaitMs = MAX_WAIT_MS,
+  maxWaiting = MAX_WAITING,
+}: BytesInFlightOptions): BytesInFlight {
+  let held = 0;
+  const line: Waiter[] = [];
+
+  const lease = (bytes: number): Lease => {
+    held += bytes;
+    let mine = bytes;
+    let released = false;
+    return {
+      grow(more) {
+        if (released || held + more > capBytes) return false;
+        held += more;
+        mine += more;
+        return true;
+      },
+      release() {
+        if (released) return;
+        released = true;
+        held -= mine;
+        admitWaiting();
+      },
+    };
+  };
+
+  // Whoever is first in line and fits goes in, then the next: never one behind it.
+  const admitWaiting = () => {
+    while (line.length > 0 && held + line[0]!.bytes <= capBytes) {
+      const next = line.shift()!;
+      clearTimeout(next.timer);
+      next.grant(lease(next.bytes));
+    }
+  };
+
+  const tryReserve = (bytes: number) =>
+    line.length === 0 && held + bytes <= capBytes && bytes <= capBytes ? lease(bytes) : undefined;
+
+  return {
+    tryReserve,
+    reserve(bytes) {
+      const now = tryReserve(bytes);
+      if (now) return Promise.resolve(now);
+      if (bytes > capBytes || line.length >= maxWaiting) return Promise.resolve(undefined);
+      return new Promise((grant) => {
+        const waiter: Waiter = {
+          bytes,
+          grant,
+          timer: setTimeout(() => {
+            line.splice(line.indexOf(waiter), 1);
+            grant(undefined);
+            // A large request giving up may let smaller ones behind it in.
+            admitWaiting();
+          }, maxWaitMs),
+        };
+        line.push(waiter);
+      });
+    },
+    get heldBytes() {
+      return held;
+    },
+    get waitingCount() {
+      return line.length;
+    },
+    capBytes,
+  };
+}
