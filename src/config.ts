@@ -42,6 +42,11 @@ export interface Config {
   logReviews: LogReviews;
   /** Debug switch: name each review's objects in its log line (never their contents). */
   logObjectNames: boolean;
+  /**
+   * Share of reviews a shadow candidate also converts, when the webhook has one
+   * (CRDSHIFT_SHADOW_SAMPLE, 0 to 1; see src/shadow/). 0 turns shadowing off.
+   */
+  shadowSample: number;
 }
 
 export type LogReviews = "failures" | "all";
@@ -73,6 +78,9 @@ export const DEFAULTS = {
   metricsNamespace: "crdshift",
   metricsIntervalMs: 10_000,
   metricsTimeoutMs: 5_000,
+  // One review in twenty: a cluster that reads once a second compares thousands a day, while
+  // the candidate adds a twentieth to the webhook's conversion work (docs/platforms.md: Shadow).
+  shadowSample: 0.05,
 } as const;
 
 export class ConfigError extends Error {
@@ -124,6 +132,7 @@ export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
     metrics: readMetrics(env, platform.metrics ?? "none"),
     logReviews: oneOf(env, "CRDSHIFT_LOG_REVIEWS", LOG_REVIEWS) ?? "failures",
     logObjectNames: flag(env, "CRDSHIFT_LOG_OBJECT_NAMES"),
+    shadowSample: fraction(env, "CRDSHIFT_SHADOW_SAMPLE") ?? DEFAULTS.shadowSample,
   };
 }
 
@@ -200,6 +209,17 @@ function text(env: Env, name: string): string | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   if (typeof value !== "string") throw new ConfigError(`${name} must be a string`);
   return value.trim();
+}
+
+function fraction(env: Env, name: string): number | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    throw new ConfigError(
+      `${name} must be a number from 0 to 1 (0.05: one review in twenty), got ${JSON.stringify(value)}`,
+    );
+  return n;
 }
 
 function positiveInteger(env: Env, name: string): number | undefined {

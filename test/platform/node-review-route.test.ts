@@ -94,6 +94,7 @@ function recorded(env: Record<string, string>, options: Partial<AppOptions>) {
   const metrics: Metrics = {
     review: ({ durationMs: _, ...outcome }) => reports.push(["review", outcome]),
     rejected: (reason) => reports.push(["rejected", reason]),
+    shadow: (outcome) => reports.push(["shadow", outcome]),
     pending: () => undefined,
   };
   const log = ({ durationMs: _, detail: __, ...record }: LogRecord) => reports.push(["log", record]);
@@ -330,6 +331,7 @@ describe("the Node route when a part of the app throws", () => {
         rejected: (reason) => {
           if (breaks === "report" && reason === "body-unreadable") throw new Error("metrics sink broke");
         },
+        shadow: () => {},
         pending: () => undefined,
       };
       // The review route reads the clock first when a request arrives: that read throws, once.

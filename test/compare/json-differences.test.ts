@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonDifferences } from "../../../src/cli/diff/json-differences";
+import { jsonDifferences } from "../../src/compare/json-differences";
 
 describe("jsonDifferences", () => {
   it("names every differing leaf by its jq path, with both values", () => {
