@@ -35,4 +35,14 @@ describe("jsonDifferences", () => {
     const b = JSON.parse('{"__proto__": {"x": 2}}');
     expect(jsonDifferences(a, b)).toEqual([{ path: ".__proto__.x", baseline: 1, candidate: 2 }]);
   });
+
+  it("walks values nested as deep as the apiserver stores them (10,000 levels)", () => {
+    const chain = (leaf: number) => {
+      let value: unknown = leaf;
+      for (let i = 0; i < 5_000; i++) value = { a: [value] };
+      return value;
+    };
+    const [difference] = jsonDifferences(chain(1), chain(2));
+    expect(difference).toEqual({ path: ".a[0]".repeat(5_000), baseline: 1, candidate: 2 });
+  });
 });
