@@ -51,7 +51,7 @@ function webhook(candidate?: Registry) {
       headers: { "Content-Type": "application/json" },
       body,
     });
-    return { status: res.status, headers: [...res.headers], body: new Uint8Array(await res.arrayBuffer()) };
+    return { status: res.status, headers: headerList(res.headers), body: new Uint8Array(await res.arrayBuffer()) };
   };
   return { post, errors };
 }
@@ -105,3 +105,9 @@ describe("live replies with a shadow candidate", () => {
     );
   });
 });
+
+function headerList(headers: Headers): Array<[string, string]> {
+  const list: Array<[string, string]> = [];
+  headers.forEach((value, name) => list.push([name, value]));
+  return list;
+}

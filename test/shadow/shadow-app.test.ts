@@ -42,7 +42,7 @@ function shadowed(
       headers: { "Content-Type": "application/json" },
       body,
     });
-    return { status: res.status, headers: [...res.headers], body: await res.text() };
+    return { status: res.status, headers: headerList(res.headers), body: await res.text() };
   };
   const settled = async () => {
     await Promise.all(after.splice(0));
@@ -131,3 +131,9 @@ describe("a webhook with a shadow candidate", () => {
     expect(shadowLines(logs)).toEqual([]);
   });
 });
+
+function headerList(headers: Headers): Array<[string, string]> {
+  const list: Array<[string, string]> = [];
+  headers.forEach((value, name) => list.push([name, value]));
+  return list;
+}
