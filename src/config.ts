@@ -78,9 +78,11 @@ export const DEFAULTS = {
   metricsNamespace: "crdshift",
   metricsIntervalMs: 10_000,
   metricsTimeoutMs: 5_000,
-  // One review in twenty: a cluster that reads once a second compares thousands a day, while
-  // the candidate adds a twentieth to the webhook's conversion work (docs/platforms.md: Shadow).
-  shadowSample: 0.05,
+  // One review in a hundred: a shadowed review costs a few times a live one (the candidate's
+  // conversion, then both replies read and compared), so this adds a few hundredths to the
+  // webhook's CPU, and a cluster reading once a second still compares hundreds a day
+  // (docs/platforms.md: Shadow mode; `npm run bench:shadow`).
+  shadowSample: 0.01,
 } as const;
 
 export class ConfigError extends Error {
@@ -217,7 +219,7 @@ function fraction(env: Env, name: string): number | undefined {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0 || n > 1)
     throw new ConfigError(
-      `${name} must be a number from 0 to 1 (0.05: one review in twenty), got ${JSON.stringify(value)}`,
+      `${name} must be a number from 0 to 1 (0.01: one review in a hundred), got ${JSON.stringify(value)}`,
     );
   return n;
 }
