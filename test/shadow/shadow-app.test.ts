@@ -98,7 +98,7 @@ describe("a webhook with a shadow candidate", () => {
     const { app: defaults } = shadowed(dropsPort, {});
     expect(await (await defaults.request("http://x/healthz")).json()).toEqual({
       status: "ok",
-      shadow: { sample: 0.05 },
+      shadow: { sample: 0.01 },
     });
   });
 
