@@ -18,6 +18,12 @@ export const SHADOW_BUDGET_MS = 1_000;
  * shadow work holds at most one part in IDLE_FACTOR + 1 of an instance's time.
  */
 export const IDLE_FACTOR = 9;
+/**
+ * A shadow that could not start within this long of its review is dropped: the event loop was
+ * busy with live requests, or the instance was frozen between them (Lambda, after a result),
+ * and would otherwise run the candidate in the next request's time.
+ */
+export const START_WITHIN_MS = 100;
 
 export interface ShadowOptions {
   candidate: Registry;
@@ -93,7 +99,14 @@ export function createShadow(options: ShadowOptions): Shadow {
     try {
       if (running || sample <= 0 || random() >= sample || now() < idleUntil) return undefined;
       running = true;
-      return new Promise<void>((resolve) => later(() => void run(body, liveReply).then(resolve, resolve)));
+      const sampledAt = now();
+      return new Promise<void>((resolve) =>
+        later(() => {
+          if (now() - sampledAt <= START_WITHIN_MS) return void run(body, liveReply).then(resolve, resolve);
+          running = false;
+          resolve();
+        }),
+      );
     } catch {
       running = false;
       return undefined;

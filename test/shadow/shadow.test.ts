@@ -78,6 +78,22 @@ describe("createShadow", () => {
     expect(order).toEqual(["reply written", "candidate", "candidate"]);
   });
 
+  it("drops a shadow that could not start soon after its review (a busy loop, a frozen instance)", async () => {
+    let clock = 0;
+    const { shadow, shadows } = shadowOf(dropsPort, {
+      now: () => clock,
+      later: (work) => {
+        clock += 101;
+        work();
+      },
+    });
+    const live = await liveReply(registry, docsV1);
+    await shadow(docsV1, live);
+    expect(shadows).toEqual([]);
+    // Not held as running: the next review is sampled.
+    expect(shadow(docsV1, live)).toBeInstanceOf(Promise);
+  });
+
   it("gives the candidate its own objects: a live converter that scribbles on its input changes nothing it sees", async () => {
     const scribbler = hostile.scribbles();
     const live = await liveReply(scribbler, docsV1);
