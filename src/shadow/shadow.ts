@@ -24,6 +24,13 @@ export const IDLE_FACTOR = 9;
  * and would otherwise run the candidate in the next request's time.
  */
 export const START_WITHIN_MS = 100;
+/**
+ * Longest request text shadowed, in characters. The shadow reads a review three more times (the
+ * candidate's parse, the comparison's, each reply's); on a large LIST that is memory a Worker's
+ * isolate, shared with the requests in flight, may not have. Reads are one object; this still
+ * takes a LIST of about a thousand.
+ */
+export const MAX_SHADOW_CHARS = 1024 * 1024;
 
 export interface ShadowOptions {
   candidate: Registry;
@@ -97,7 +104,8 @@ export function createShadow(options: ShadowOptions): Shadow {
 
   return (body, liveReply) => {
     try {
-      if (running || sample <= 0 || random() >= sample || now() < idleUntil) return undefined;
+      if (running || sample <= 0 || body.length > MAX_SHADOW_CHARS) return undefined;
+      if (random() >= sample || now() < idleUntil) return undefined;
       running = true;
       const sampledAt = now();
       return new Promise<void>((resolve) =>

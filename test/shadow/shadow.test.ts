@@ -7,7 +7,7 @@ import type { LogRecord } from "../../src/log";
 import type { ShadowOutcome } from "../../src/metrics";
 import { noMetrics } from "../../src/metrics/metrics";
 import type { Registry } from "../../src/registry";
-import { createShadow, type ShadowOptions } from "../../src/shadow/shadow";
+import { createShadow, MAX_SHADOW_CHARS, type ShadowOptions } from "../../src/shadow/shadow";
 import { hostile } from "../fixtures/hostile-registries";
 import { DEEP_TREES, deepReview } from "../deep-reviews";
 import { registry as dropsPort } from "../fixtures/port-dropping-registry";
@@ -92,6 +92,13 @@ describe("createShadow", () => {
     expect(shadows).toEqual([]);
     // Not held as running: the next review is sampled.
     expect(shadow(docsV1, live)).toBeInstanceOf(Promise);
+  });
+
+  it("leaves a request text over MAX_SHADOW_CHARS alone", async () => {
+    const { shadow } = shadowOf(dropsPort);
+    const padded = docsV1.replace("{", `{${" ".repeat(MAX_SHADOW_CHARS)}`);
+    expect(shadow(padded, "")).toBeUndefined();
+    expect(shadow(docsV1, await liveReply(registry, docsV1))).toBeInstanceOf(Promise);
   });
 
   it("gives the candidate its own objects: a live converter that scribbles on its input changes nothing it sees", async () => {
