@@ -53,8 +53,8 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        // The built Lambda bundles again (with a shadow candidate too), on the Node major of the runtime it is deployed on
-        // (nodejs22.x), fetched from the npm registry once by the global setup.
+        // The built Lambda bundle again, and one with a shadow candidate, on the Node major of the
+        // runtime it is deployed on (nodejs22.x), fetched from the npm registry once by the global setup.
         test: {
           name: "lambda-runtime",
           include: ["test/bundles/lambda-bundle.test.ts", "test/bundles/lambda-shadow.test.ts"],
