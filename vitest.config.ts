@@ -53,11 +53,11 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        // The built Lambda bundle again, on the Node major of the runtime it is deployed on
-        // (nodejs22.x), fetched from the npm registry once by the global setup.
+        // The built Lambda bundle again, and one with a shadow candidate, on the Node major of the
+        // runtime it is deployed on (nodejs22.x), fetched from the npm registry once by the global setup.
         test: {
           name: "lambda-runtime",
-          include: ["test/bundles/lambda-bundle.test.ts"],
+          include: ["test/bundles/lambda-bundle.test.ts", "test/bundles/lambda-shadow.test.ts"],
           globalSetup: ["test/bundles/lambda-runtime-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,

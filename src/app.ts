@@ -11,6 +11,7 @@ import { createStreamedBodyRead } from "./http/streamed-size";
 import { jsonLogger, type Logger } from "./log";
 import { type Metrics, noMetrics } from "./metrics/metrics";
 import type { Registry } from "./registry";
+import { createShadow } from "./shadow/shadow";
 
 export interface AppOptions {
   registry: Registry;
@@ -37,6 +38,11 @@ export interface AppOptions {
    * Workers, `requestContext.http.sourceIp` on Lambda), for CRDSHIFT_ALLOWED_SOURCES.
    */
   callerAddress?: (c: Context) => string | undefined;
+  /**
+   * A candidate registry that also converts a sampled share of reviews (CRDSHIFT_SHADOW_SAMPLE)
+   * after their reply, its differences counted and logged, never served (src/shadow/).
+   */
+  shadow?: Registry;
 }
 
 /**
@@ -71,7 +77,11 @@ export function createWebhook(options: AppOptions): Webhook {
   const { metrics = noMetrics, defer = deferAfterReply, callerAddress } = options;
   const report = createReport({ log, metrics, logReviews: config.logReviews, logObjectNames: config.logObjectNames });
   const admit = createAdmission({ config, log });
-  const review = createReviewRoute({ registry, config, report, now, startedAt });
+  const candidate = config.shadowSample > 0 ? options.shadow : undefined;
+  const followUp = candidate
+    ? createShadow({ candidate, sample: config.shadowSample, limits: config, log, metrics, now })
+    : undefined;
+  const review = createReviewRoute({ registry, config, report, now, startedAt, followUp });
   // A short budget leaves less time to wait: half of it at most, the rest for the review.
   const inFlight = createBytesInFlight({
     capBytes: config.maxBytesInFlight,
@@ -91,7 +101,9 @@ export function createWebhook(options: AppOptions): Webhook {
     return send(c, reply);
   };
 
-  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  // A webhook with a shadow candidate says so, for `crdshift doctor` and whoever rolls it out.
+  const health = candidate ? { status: "ok", shadow: { sample: config.shadowSample } } : { status: "ok" };
+  app.get("/healthz", (c) => c.json(health));
 
   const convert = async (c: Context) => {
     const head: RequestHead = {

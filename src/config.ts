@@ -48,6 +48,11 @@ export interface Config {
   logReviews: LogReviews;
   /** Debug switch: name each review's objects in its log line (never their contents). */
   logObjectNames: boolean;
+  /**
+   * Share of reviews a shadow candidate also converts, when the webhook has one
+   * (CRDSHIFT_SHADOW_SAMPLE, 0 to 1; see src/shadow/). 0 turns shadowing off.
+   */
+  shadowSample: number;
 }
 
 export type LogReviews = "failures" | "all";
@@ -81,6 +86,11 @@ export const DEFAULTS = {
   metricsNamespace: "crdshift",
   metricsIntervalMs: 10_000,
   metricsTimeoutMs: 5_000,
+  // One review in a hundred: a shadowed review costs a few times a live one (the candidate's
+  // conversion, then both replies read and compared), so this adds a few hundredths to the
+  // webhook's CPU, and a cluster reading once a second still compares hundreds a day
+  // (docs/platforms.md: Shadow mode; `npm run bench:shadow`).
+  shadowSample: 0.01,
 } as const;
 
 export class ConfigError extends Error {
@@ -145,6 +155,7 @@ export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
     metrics: readMetrics(env, platform.metrics ?? "none"),
     logReviews: oneOf(env, "CRDSHIFT_LOG_REVIEWS", LOG_REVIEWS) ?? "failures",
     logObjectNames: flag(env, "CRDSHIFT_LOG_OBJECT_NAMES"),
+    shadowSample: fraction(env, "CRDSHIFT_SHADOW_SAMPLE") ?? DEFAULTS.shadowSample,
   };
 }
 
@@ -236,6 +247,17 @@ function text(env: Env, name: string): string | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   if (typeof value !== "string") throw new ConfigError(`${name} must be a string`);
   return value.trim();
+}
+
+function fraction(env: Env, name: string): number | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    throw new ConfigError(
+      `${name} must be a number from 0 to 1 (0.01: one review in a hundred), got ${JSON.stringify(value)}`,
+    );
+  return n;
 }
 
 function positiveInteger(env: Env, name: string): number | undefined {

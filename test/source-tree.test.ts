@@ -52,7 +52,10 @@ describe("the source tree", () => {
     ["protocol", ["registry", "engine", "http", "app.ts", "platform", "adapter", "metrics", "cli", "testing"]],
     ["registry", ["engine", "http", "app.ts", "platform", "adapter", "metrics", "cli", "testing"]],
     ["engine", ["http", "app.ts", "platform", "adapter", "metrics", "cli", "testing"]],
-    ["http", ["platform", "adapter", "cli", "testing"]],
+    ["http", ["platform", "adapter", "cli", "testing", "shadow"]],
+    // The comparison `crdshift diff` and the shadow share: neither's, and the server's without cli/.
+    ["compare", ["http", "app.ts", "platform", "adapter", "metrics", "cli", "shadow"]],
+    ["shadow", ["app.ts", "platform", "adapter", "cli"]],
   ])("%s/ imports nothing of the floors above it", (layer, above) => {
     const upward = [...imports]
       .filter(([file]) => file.startsWith(`${layer}/`))

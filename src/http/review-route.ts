@@ -13,7 +13,15 @@ export interface ReviewRouteOptions {
   now: () => number;
   /** When this instance started (see AppOptions.startedAt). */
   startedAt: number | undefined;
+  /** Given each answered review's request text and reply, work to do after the reply (the shadow). */
+  followUp?: ReviewFollowUp | undefined;
 }
+
+/**
+ * Work on an answered review once its reply is decided (src/shadow/): it reads the texts, never
+ * the reply's objects, and returns what to finish after the reply, or undefined. Never throws.
+ */
+export type ReviewFollowUp = (body: string, reply: string) => Promise<void> | undefined;
 
 /**
  * An admitted review request, in two calls: when it arrives, before its body is read (the
@@ -25,7 +33,8 @@ export interface ReviewRouteOptions {
 export type ReviewRoute = (platformDeadline?: number) => (body: string) => HttpReply | Promise<HttpReply>;
 
 /** Built once per app; the Hono app's route and the Node server's own both call it. */
-export function createReviewRoute({ registry, config, report, now, startedAt }: ReviewRouteOptions): ReviewRoute {
+export function createReviewRoute(options: ReviewRouteOptions): ReviewRoute {
+  const { registry, config, report, now, startedAt, followUp } = options;
   const { budgetMs } = config;
   let cold = true;
   return (platformDeadline) => {
@@ -34,14 +43,19 @@ export function createReviewRoute({ registry, config, report, now, startedAt }: 
     cold = false;
     const deadline = reviewDeadline(started, budgetMs, first ? startedAt : undefined, platformDeadline);
     const budget = { deadline, budgetMs: Math.max(0, Math.round(deadline - started)), now };
-    const answer = (outcome: BodyOutcome): HttpReply => {
-      if (!outcome.ok) return report.refuse({ reason: outcome.reason, status: 400, message: outcome.message });
-      const after = report.reviewed(outcome.review, outcome.failure, now() - started, first);
-      return { status: 200, body: outcome.text, ...(after ? { after } : {}) };
-    };
     return (body) => {
+      const answer = (outcome: BodyOutcome): HttpReply => {
+        if (!outcome.ok) return report.refuse({ reason: outcome.reason, status: 400, message: outcome.message });
+        const reported = report.reviewed(outcome.review, outcome.failure, now() - started, first);
+        const after = followUp ? both(reported, followUp(body, outcome.text)) : reported;
+        return { status: 200, body: outcome.text, ...(after ? { after } : {}) };
+      };
       const outcome = convertBody(registry, body, { limits: config, budget });
       return outcome instanceof Promise ? outcome.then(answer) : answer(outcome);
     };
   };
+}
+
+function both(a: Promise<void> | undefined, b: Promise<void> | undefined): Promise<void> | undefined {
+  return a && b ? Promise.all([a, b]).then(() => {}) : (a ?? b);
 }

@@ -1,6 +1,6 @@
 import type { Logger } from "../log";
 import { type Datum, MetricBatch } from "./batch";
-import { type Metrics, rejectionPoint, reviewPoints } from "./metrics";
+import { type Metrics, rejectionPoint, reviewPoints, shadowPoints } from "./metrics";
 
 export interface CloudWatchOptions {
   namespace: string;
@@ -110,6 +110,9 @@ export function createCloudWatchMetrics(options: CloudWatchOptions): Metrics {
     },
     rejected(reason) {
       batch.add(rejectionPoint(reason));
+    },
+    shadow(outcome) {
+      for (const point of shadowPoints(outcome)) batch.add(point);
     },
     pending() {
       if (batch.size === 0) return flushing;

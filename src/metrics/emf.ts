@@ -1,4 +1,4 @@
-import { type MetricPoint, type Metrics, rejectionPoint, reviewPoints } from "./metrics";
+import { type MetricPoint, type Metrics, rejectionPoint, reviewPoints, shadowPoints } from "./metrics";
 
 /**
  * CloudWatch Embedded Metric Format: one JSON log line per review, from which CloudWatch Logs
@@ -15,6 +15,7 @@ export function createEmfMetrics(options: {
   return {
     review: (outcome) => emit(reviewPoints(outcome)),
     rejected: (reason) => emit([rejectionPoint(reason)]),
+    shadow: (outcome) => emit(shadowPoints(outcome)),
     pending: () => undefined,
   };
 }

@@ -8,7 +8,7 @@ import { servedDimensions } from "./served-dimensions";
 
 export { type CloudWatchOptions, createCloudWatchMetrics } from "./cloudwatch";
 export { createEmfMetrics, emfDocument } from "./emf";
-export { METRICS, type MetricName, type Metrics, noMetrics, type ReviewOutcome } from "./metrics";
+export { METRICS, type MetricName, type Metrics, noMetrics, type ReviewOutcome, type ShadowOutcome } from "./metrics";
 
 export interface MetricsServices {
   log: Logger;

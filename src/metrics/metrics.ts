@@ -21,6 +21,20 @@ export interface ReviewOutcome {
   durationMs: number;
 }
 
+/**
+ * One review a shadow candidate also converted (src/shadow/), compared with the live reply.
+ * Dimensions as ReviewOutcome's.
+ */
+export interface ShadowOutcome {
+  crd: string;
+  from: string;
+  to: string;
+  /** Objects the candidate answered otherwise than the live reply (all of them, where only the live one failed). */
+  differences: number;
+  /** The candidate failed where the live reply did not: threw, ran out of time, or answered a Failure. */
+  failed: boolean;
+}
+
 export type Unit = "Milliseconds" | "Count";
 
 /** One value of one metric, with the dimension sets it is published under. */
@@ -41,6 +55,11 @@ export const METRICS = {
   ObjectsConverted: { unit: "Count", help: "objects converted (successful reviews only)" },
   ConversionFailures: { unit: "Count", help: "reviews answered with Failure" },
   ReviewsRejected: { unit: "Count", help: "requests refused before conversion (4xx)" },
+  ShadowDifferences: {
+    unit: "Count",
+    help: "objects a shadow candidate converted otherwise than the live reply (SampleCount: reviews shadowed)",
+  },
+  ShadowFailures: { unit: "Count", help: "shadowed reviews the candidate failed where the live reply did not" },
 } as const satisfies Record<string, { unit: Unit; help: string }>;
 
 export type MetricName = keyof typeof METRICS;
@@ -49,6 +68,8 @@ export type MetricName = keyof typeof METRICS;
 export interface Metrics {
   review(outcome: ReviewOutcome): void;
   rejected(reason: RejectionReason): void;
+  /** A shadow comparison's result, after the reply. */
+  shadow(outcome: ShadowOutcome): void;
   /**
    * Work still to do after the reply (shipping a batch), or undefined. The app hands it to the
    * platform (`waitUntil` on Workers) so the reply never waits for it. Never rejects.
@@ -59,6 +80,7 @@ export interface Metrics {
 export const noMetrics: Metrics = {
   review() {},
   rejected() {},
+  shadow() {},
   pending: () => undefined,
 };
 
@@ -99,6 +121,21 @@ export function reviewPoints(outcome: ReviewOutcome): MetricPoint[] {
     });
   }
   return points;
+}
+
+/** Both points for every shadowed review, zeros included: their sample count is the reviews compared. */
+export function shadowPoints(outcome: ShadowOutcome): MetricPoint[] {
+  const dimensions = {
+    CRD: dimensionValue(outcome.crd),
+    From: dimensionValue(outcome.from),
+    To: dimensionValue(outcome.to),
+  };
+  // Also undimensioned: an alarm cannot SEARCH across every CRD's series (aws-cdk-alarms.ts).
+  const sets = [[], ["CRD", "From", "To"]] as const;
+  return [
+    { name: "ShadowDifferences", unit: "Count", value: outcome.differences, dimensions, sets },
+    { name: "ShadowFailures", unit: "Count", value: outcome.failed ? 1 : 0, dimensions, sets },
+  ];
 }
 
 export function rejectionPoint(reason: RejectionReason): MetricPoint {

@@ -1,6 +1,6 @@
 import { kindLabel } from "../protocol/api-version";
 import type { Registry } from "../registry";
-import type { Metrics, ReviewOutcome } from "./metrics";
+import type { Metrics, ReviewOutcome, ShadowOutcome } from "./metrics";
 
 /** The dimension value of every kind or version the registry does not serve. */
 export const UNSERVED = "other";
@@ -15,15 +15,17 @@ export function servedDimensions(metrics: Metrics, registry: Registry): Metrics 
   const versionsOf = new Map(registry.kinds.map((kind) => [kindLabel(kind), new Set(kind.versions.keys())]));
   const anyVersion = new Set(registry.kinds.flatMap((kind) => [...kind.versions.keys()]));
   const summaryWord = (value: string) => value === "mixed" || value === "none";
+  const served = <T extends ReviewOutcome | ShadowOutcome>(outcome: T): T => {
+    const versions = versionsOf.get(outcome.crd);
+    const crd = versions || summaryWord(outcome.crd) ? outcome.crd : UNSERVED;
+    const known = versions ?? anyVersion;
+    const version = (value: string) => (known.has(value) || summaryWord(value) ? value : UNSERVED);
+    return { ...outcome, crd, from: version(outcome.from), to: version(outcome.to) };
+  };
   return {
-    review(outcome: ReviewOutcome) {
-      const versions = versionsOf.get(outcome.crd);
-      const crd = versions || summaryWord(outcome.crd) ? outcome.crd : UNSERVED;
-      const served = versions ?? anyVersion;
-      const version = (value: string) => (served.has(value) || summaryWord(value) ? value : UNSERVED);
-      metrics.review({ ...outcome, crd, from: version(outcome.from), to: version(outcome.to) });
-    },
+    review: (outcome) => metrics.review(served(outcome)),
     rejected: (reason) => metrics.rejected(reason),
+    shadow: (outcome) => metrics.shadow(served(outcome)),
     pending: () => metrics.pending(),
   };
 }

@@ -16,6 +16,15 @@ import { misconfiguredBody, startApp } from "./start";
 export type { FunctionUrlEvent, FunctionUrlResult, LambdaContext };
 export { FUNCTION_URL_PAYLOAD_BYTES, FUNCTION_URL_REPLY_BYTES };
 
+export interface HandlerOptions {
+  /**
+   * A candidate registry to shadow: it also converts a sampled share of reviews
+   * (CRDSHIFT_SHADOW_SAMPLE) once the result is handed back, differences counted and logged,
+   * never served. See docs/platforms.md: Shadow.
+   */
+  shadow?: Registry;
+}
+
 /** A Lambda handler for function URL events. */
 export type FunctionUrlHandler = (event: FunctionUrlEvent, context: LambdaContext) => Promise<FunctionUrlResult>;
 
@@ -48,7 +57,7 @@ function lambdaCallerAddress(c: Context): string | undefined {
  * import { registry } from "./registry.js";
  * export const handler = createHandler(registry);
  */
-export function createHandler(registry: Registry): FunctionUrlHandler {
+export function createHandler(registry: Registry, options: HandlerOptions = {}): FunctionUrlHandler {
   // From here on this process's global Response is crdshift's own (see global-response.ts).
   installLightResponse();
   const started = startApp(registry, {
@@ -62,6 +71,7 @@ export function createHandler(registry: Registry): FunctionUrlHandler {
     startedAt: loadedAt,
     platformDeadline: lambdaDeadline,
     callerAddress: lambdaCallerAddress,
+    ...(options.shadow ? { shadow: options.shadow } : {}),
   });
   if (started.ok) return handleFunctionUrl(started.app);
   const body = misconfiguredBody("function");

@@ -20,6 +20,12 @@ export interface ServeOptions {
   banner?: boolean;
   /** Close the server on SIGINT and SIGTERM, then exit. Default: true. */
   handleSignals?: boolean;
+  /**
+   * A candidate registry to shadow: it also converts a sampled share of reviews
+   * (CRDSHIFT_SHADOW_SAMPLE) after their reply is written, differences counted and logged,
+   * never served. See docs/platforms.md: Shadow.
+   */
+  shadow?: Registry;
 }
 
 export interface CrdshiftServer {
@@ -58,6 +64,7 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
     loadCloudWatchSdk: importCloudWatchSdk,
     startedAt,
     callerAddress: nodeCallerAddress,
+    ...(options.shadow ? { shadow: options.shadow } : {}),
   });
   if (!started.ok) throw started.error;
   const path = started.config.tokens.length > 0 ? "/convert/$CRDSHIFT_TOKEN" : "/convert";

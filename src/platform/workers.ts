@@ -16,6 +16,12 @@ export interface WorkerOptions {
    * its own that a Worker without that setting never loads.
    */
   loadCloudWatchSdk?: () => Promise<unknown>;
+  /**
+   * A candidate registry to shadow: it also converts a sampled share of reviews
+   * (CRDSHIFT_SHADOW_SAMPLE) after their reply, in `waitUntil`; differences are counted and
+   * logged, never served. See docs/platforms.md: Shadow.
+   */
+  shadow?: Registry;
 }
 
 /**
@@ -44,6 +50,7 @@ export function createWorker(registry: Registry, options: WorkerOptions = {}): C
           // metrics leave through waitUntil, after the reply.
           writeMetricLine: (line) => console.log(line),
           ...(options.loadCloudWatchSdk ? { loadCloudWatchSdk: options.loadCloudWatchSdk } : {}),
+          ...(options.shadow ? { shadow: options.shadow } : {}),
           // Cloudflare's edge sets CF-Connecting-IP itself, overwriting whatever a client sent.
           callerAddress: (c) => c.req.header("cf-connecting-ip"),
         });

@@ -14,6 +14,7 @@ function reported(logReviews: LogReviews = "failures") {
   const metrics: Metrics = {
     review: (outcome) => reviews.push(outcome),
     rejected: (reason) => rejected.push(reason),
+    shadow: () => {},
     pending: () => pending,
   };
   const report = createReport({ log: (record) => logs.push(record), metrics, logReviews, logObjectNames: false });

@@ -57,6 +57,20 @@ describe("EMF lines", () => {
     expect(rejected).toMatchObject({ Reason: "invalid-json", ReviewsRejected: 1 });
   });
 
+  it("carry shadow differences and failures per CRD, from, to, zeros included, in a valid line", () => {
+    const lines: string[] = [];
+    const metrics = createEmfMetrics({ namespace: "crdshift", write: (line) => lines.push(line) });
+    metrics.shadow({ crd: "CronTab.example.com", from: "v1beta1", to: "v1", differences: 3, failed: false });
+    expect(emfProblems(lines[0]!)).toEqual([]);
+    const doc = JSON.parse(lines[0]!);
+    expect(doc).toMatchObject({ CRD: "CronTab.example.com", From: "v1beta1", To: "v1" });
+    expect(doc).toMatchObject({ ShadowDifferences: 3, ShadowFailures: 0 });
+    expect(doc._aws.CloudWatchMetrics.map((d: { Dimensions: unknown }) => d.Dimensions)).toEqual([
+      [["CRD", "From", "To"]],
+      [["CRD", "From", "To"]],
+    ]);
+  });
+
   it("are caught by the checker when malformed (the checker can fail)", () => {
     expect(emfProblems('INFO {"_aws":{}}')).not.toEqual([]);
     const doc = JSON.parse(emfLines([success])[0]!);

@@ -10,6 +10,8 @@ import { readConfig } from "../../src/config";
 import type { LogRecord } from "../../src/log";
 import type { Metrics } from "../../src/metrics/metrics";
 import { nodeCallerAddress, nodeRequestListener, utf8Text } from "../../src/platform/node-review-route";
+import { hostile } from "../fixtures/hostile-registries";
+import { registry as dropsPort } from "../fixtures/port-dropping-registry";
 
 // The Node server takes the apiserver's reviews on a route of its own (platform/node-review-route.ts)
 // and hands everything else to the Hono app. Both must answer every request alike, and report it
@@ -94,6 +96,7 @@ function recorded(env: Record<string, string>, options: Partial<AppOptions>) {
   const metrics: Metrics = {
     review: ({ durationMs: _, ...outcome }) => reports.push(["review", outcome]),
     rejected: (reason) => reports.push(["rejected", reason]),
+    shadow: (outcome) => reports.push(["shadow", outcome]),
     pending: () => undefined,
   };
   const log = ({ durationMs: _, detail: __, ...record }: LogRecord) => reports.push(["log", record]);
@@ -105,9 +108,9 @@ const servers: Server[] = [];
 afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
 
 /** Both sides: the Hono app (its fetch, the caller on loopback) and the Node server (over TCP). */
-async function sides(env: Record<string, string>) {
-  const app = recorded(env, { callerAddress: () => "127.0.0.1" });
-  const node = recorded(env, { callerAddress: nodeCallerAddress });
+async function sides(env: Record<string, string>, options: Partial<AppOptions> = {}) {
+  const app = recorded(env, { callerAddress: () => "127.0.0.1", ...options });
+  const node = recorded(env, { callerAddress: nodeCallerAddress, ...options });
   const server = createServer(nodeRequestListener(node.webhook, "127.0.0.1"));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -227,6 +230,21 @@ describe("the Node server's own review route against the Hono app", () => {
     );
   });
 
+  it("answers every request of the corpus as without a shadow candidate, a hostile one included", async () => {
+    const plain = await sides(ENV);
+    for (const candidate of [dropsPort, hostile.throws(), hostile.scribbles()]) {
+      const { app, node, port } = await sides({ ...ENV, CRDSHIFT_SHADOW_SAMPLE: "1" }, { shadow: candidate });
+      // /healthz says shadow is on: that answer differs by design.
+      for (const sent of corpus.filter(({ path }) => path !== "/healthz")) {
+        const expected = { name: sent.name, ...(await viaApp(plain.app.webhook.app.fetch, sent)) };
+        expect({ name: sent.name, ...(await viaNode(port, sent)) }).toEqual(expected);
+        expect({ name: sent.name, ...(await viaApp(app.webhook.app.fetch, sent)) }).toEqual(expected);
+      }
+      // The candidate did run, behind both routes.
+      for (const side of [node, app]) expect(side.reports.some(([kind]) => kind === "shadow")).toBe(true);
+    }
+  });
+
   it("answers and reports random requests as the app does", async () => {
     const { app, node, port } = await sides(ENV);
     const request = fc.record({
@@ -330,6 +348,7 @@ describe("the Node route when a part of the app throws", () => {
         rejected: (reason) => {
           if (breaks === "report" && reason === "body-unreadable") throw new Error("metrics sink broke");
         },
+        shadow: () => {},
         pending: () => undefined,
       };
       // The review route reads the clock first when a request arrives: that read throws, once.

@@ -2,7 +2,7 @@ import { kindLabel } from "../../protocol/api-version";
 import { sortVersions } from "../../registry";
 import type { ConversionSide } from "../webhook-call/conversion-side";
 import { reviewRequest } from "../webhook-call/review-request";
-import { type Comparison, compareVerdicts } from "./compare-verdicts";
+import { type Comparison, compareVerdicts } from "../../compare/compare-verdicts";
 import type { SourceObject } from "./read-objects";
 
 export type Outcome = Comparison["outcome"];

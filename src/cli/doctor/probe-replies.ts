@@ -1,5 +1,5 @@
 import type { ApiserverVerdict } from "../../testing/apiserver";
-import { compareVerdicts } from "../diff/compare-verdicts";
+import { compareVerdicts } from "../../compare/compare-verdicts";
 import type { SideResult } from "../webhook-call/conversion-side";
 import { type ReviewRequest, redactUrl, reviewRequest } from "../webhook-call/review-request";
 import { error, type Finding, warning } from "./finding";

@@ -6,6 +6,7 @@ import { redactUrl } from "../webhook-call/review-request";
 import { readCaBundle } from "./ca-bundle";
 import type { CrdConfig } from "./crd-config";
 import { error, type Finding, info, warning } from "./finding";
+import { healthFindings, readHealth } from "./health";
 import { latencyFindings } from "./latency";
 import { chooseReviews, judgeReply } from "./probe-replies";
 import { probeTarget } from "./probe-target";
@@ -124,6 +125,8 @@ export async function probe(
     }
   }
   found.push(...latencyFindings(latencies));
+  if (calls > 0)
+    found.push(...healthFindings(await readHealth(options.url, { acceptUntrusted: true, ...(ca ? { ca } : {}) })));
   if (served.length < 2) {
     found.push(
       info(

@@ -159,7 +159,8 @@ describe("crdshift doctor: replies the apiserver would not take", () => {
   const registry = createRegistry([widget()]);
 
   it("a reply with another uid: the apiserver's own message, per pair", async () => {
-    const server = await serveRaw((_req, res, body) => {
+    const server = await serveRaw((req, res, body) => {
+      if (req.method !== "POST") return void res.writeHead(404).end(); // doctor's GET /healthz
       const sent = JSON.parse(body);
       res.writeHead(200).end(
         JSON.stringify({

@@ -9,27 +9,36 @@ export interface JsonDifference {
 /**
  * Every leaf where two JSON values differ, in document order. A value of another type, or a
  * field present on one side only, is one difference at that path (not one per leaf below it).
+ * Walked with a stack of its own, not by recursion: objects nest as deep as the apiserver
+ * stores them (10,000 levels), deeper than the call stack goes.
  */
 export function jsonDifferences(baseline: unknown, candidate: unknown, path = ""): JsonDifference[] {
-  if (sameScalar(baseline, candidate)) return [];
-  const bothArrays = Array.isArray(baseline) && Array.isArray(candidate);
-  const bothObjects = isRecord(baseline) && isRecord(candidate);
-  if (!bothArrays && !bothObjects) return [difference(path, baseline, candidate)];
   const found: JsonDifference[] = [];
-  if (bothArrays) {
-    const left = baseline as unknown[];
-    const right = candidate as unknown[];
-    for (let i = 0; i < Math.max(left.length, right.length); i++)
-      found.push(...jsonDifferences(left[i], right[i], `${path}[${i}]`));
-    return found;
-  }
-  const left = baseline as Record<string, unknown>;
-  const right = candidate as Record<string, unknown>;
-  const keys = [...Object.keys(left), ...Object.keys(right).filter((key) => !Object.hasOwn(left, key))];
-  for (const key of keys) {
-    const a = Object.hasOwn(left, key) ? left[key] : undefined;
-    const b = Object.hasOwn(right, key) ? right[key] : undefined;
-    found.push(...jsonDifferences(a, b, `${path}${segment(key)}`));
+  const pending: Array<[unknown, unknown, string]> = [[baseline, candidate, path]];
+  while (pending.length > 0) {
+    const [a, b, at] = pending.pop()!;
+    if (sameScalar(a, b)) continue;
+    const bothArrays = Array.isArray(a) && Array.isArray(b);
+    if (!bothArrays && !(isRecord(a) && isRecord(b))) {
+      found.push(difference(at, a, b));
+      continue;
+    }
+    const children: Array<[unknown, unknown, string]> = [];
+    if (bothArrays) {
+      const left = a as unknown[];
+      const right = b as unknown[];
+      for (let i = 0; i < Math.max(left.length, right.length); i++) children.push([left[i], right[i], `${at}[${i}]`]);
+    } else {
+      const left = a as Record<string, unknown>;
+      const right = b as Record<string, unknown>;
+      for (const key of [...Object.keys(left), ...Object.keys(right).filter((key) => !Object.hasOwn(left, key))]) {
+        const x = Object.hasOwn(left, key) ? left[key] : undefined;
+        const y = Object.hasOwn(right, key) ? right[key] : undefined;
+        children.push([x, y, `${at}${segment(key)}`]);
+      }
+    }
+    // Last first onto the stack, so the first child is compared next: document order.
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
   }
   return found;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonDifferences } from "../../../src/cli/diff/json-differences";
+import { jsonDifferences } from "../../src/compare/json-differences";
 
 describe("jsonDifferences", () => {
   it("names every differing leaf by its jq path, with both values", () => {
@@ -34,5 +34,15 @@ describe("jsonDifferences", () => {
     const a = JSON.parse('{"__proto__": {"x": 1}}');
     const b = JSON.parse('{"__proto__": {"x": 2}}');
     expect(jsonDifferences(a, b)).toEqual([{ path: ".__proto__.x", baseline: 1, candidate: 2 }]);
+  });
+
+  it("walks values nested as deep as the apiserver stores them (10,000 levels)", () => {
+    const chain = (leaf: number) => {
+      let value: unknown = leaf;
+      for (let i = 0; i < 5_000; i++) value = { a: [value] };
+      return value;
+    };
+    const [difference] = jsonDifferences(chain(1), chain(2));
+    expect(difference).toEqual({ path: ".a[0]".repeat(5_000), baseline: 1, candidate: 2 });
   });
 });

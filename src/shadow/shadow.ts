@@ -1,0 +1,129 @@
+import { type BodyOutcome, convertBody } from "../engine/convert-body";
+import { DEADLINE_PASSED, withDeadline } from "../engine/time-budget";
+import type { ReviewLimits } from "../engine/limits";
+import type { Logger } from "../log";
+import type { Metrics } from "../metrics/metrics";
+import type { Registry } from "../registry";
+import { compareReplies, readSent, shadowSubject } from "./shadow-comparison";
+import { reportShadow, type ShadowBreakdown } from "./shadow-report";
+
+/**
+ * Time a candidate has for one review, from when it starts (after the live reply), before it
+ * is abandoned and counted as failed. Generous for a conversion, short next to a Worker's
+ * `waitUntil` and a Lambda invocation.
+ */
+export const SHADOW_BUDGET_MS = 1_000;
+/**
+ * After a shadow that took `t`, none starts for `IDLE_FACTOR * t`: whatever the candidate does,
+ * shadow work holds at most one part in IDLE_FACTOR + 1 of an instance's time.
+ */
+export const IDLE_FACTOR = 9;
+/**
+ * A shadow that could not start within this long of its review is dropped: the event loop was
+ * busy with live requests, or the instance was frozen between them (Lambda, after a result),
+ * and would otherwise run the candidate in the next request's time.
+ */
+export const START_WITHIN_MS = 100;
+/**
+ * Longest request text shadowed, in characters. The shadow reads a review three more times (the
+ * candidate's parse, the comparison's, each reply's); on a large LIST that is memory a Worker's
+ * isolate, shared with the requests in flight, may not have. Reads are one object; this still
+ * takes a LIST of about a thousand.
+ */
+export const MAX_SHADOW_CHARS = 1024 * 1024;
+
+export interface ShadowOptions {
+  candidate: Registry;
+  /** Share of reviews shadowed, 0 to 1 (Config.shadowSample). */
+  sample: number;
+  limits: ReviewLimits;
+  log: Logger;
+  metrics: Metrics;
+  /** Milliseconds. */
+  now: () => number;
+  random?: () => number;
+  /** The candidate's time per review; default SHADOW_BUDGET_MS. */
+  budgetMs?: number;
+  /** Runs `work` once the live reply is out: `setImmediate` on Node, else a zero timer. */
+  later?: (work: () => void) => void;
+}
+
+/**
+ * Given an answered review's request text and its live reply, starts the candidate on a sampled
+ * share of them, after the reply, and returns the work to wait for (undefined: not sampled).
+ * Never throws and never rejects. At most one shadow runs at a time: a review arriving while one
+ * runs is not sampled, so shadow work cannot pile up however slow the candidate is.
+ */
+export type Shadow = (body: string, liveReply: string) => Promise<void> | undefined;
+
+export function createShadow(options: ShadowOptions): Shadow {
+  const { candidate, sample, limits, log, metrics, now } = options;
+  const random = options.random ?? Math.random;
+  const budgetMs = options.budgetMs ?? SHADOW_BUDGET_MS;
+  const later = options.later ?? defaultLater;
+  let running = false;
+  let idleUntil = Number.NEGATIVE_INFINITY;
+
+  const run = async (body: string, liveReply: string): Promise<void> => {
+    const started = now();
+    try {
+      // The candidate's own parse of the request's text: it never sees an object the live
+      // converters saw, nor the live reply's.
+      const budget = { deadline: started + budgetMs, budgetMs, now };
+      let outcome: BodyOutcome | ShadowBreakdown;
+      try {
+        const converting = convertBody(candidate, body, { limits, budget });
+        // The engine meets the deadline itself; this bounds anything else that would not settle.
+        outcome = converting instanceof Promise ? await withDeadline(converting, budget) : converting;
+      } catch (error) {
+        outcome = error === DEADLINE_PASSED ? { breakdown: "timed-out" } : { breakdown: "threw" };
+      }
+      const sent = readSent(body);
+      const subject = shadowSubject(sent);
+      if ("breakdown" in outcome) return reportShadow(log, metrics, subject, outcome);
+      if (!outcome.ok) return reportShadow(log, metrics, subject, { breakdown: "refused" });
+      const verdict = compareReplies(sent, liveReply, outcome.text);
+      if (verdict.outcome === "candidate-failed") {
+        const cause = outcome.failure?.cause;
+        const breakdown: ShadowBreakdown =
+          cause === "budget-exceeded"
+            ? { breakdown: "timed-out" }
+            : { breakdown: "failed", ...(cause ? { cause } : {}) };
+        return reportShadow(log, metrics, subject, breakdown);
+      }
+      reportShadow(log, metrics, subject, verdict);
+    } catch (error) {
+      // crdshift's own bug here must not become the process's: logged, without the request.
+      log({ level: "error", msg: "shadow comparison failed", error: error instanceof Error ? error.name : "unknown" });
+    } finally {
+      const finished = now();
+      idleUntil = finished + IDLE_FACTOR * Math.max(0, finished - started);
+      running = false;
+    }
+  };
+
+  return (body, liveReply) => {
+    try {
+      if (running || sample <= 0 || body.length > MAX_SHADOW_CHARS) return undefined;
+      if (random() >= sample || now() < idleUntil) return undefined;
+      running = true;
+      const sampledAt = now();
+      return new Promise<void>((resolve) =>
+        later(() => {
+          if (now() - sampledAt <= START_WITHIN_MS) return void run(body, liveReply).then(resolve, resolve);
+          running = false;
+          resolve();
+        }),
+      );
+    } catch {
+      running = false;
+      return undefined;
+    }
+  };
+}
+
+function defaultLater(work: () => void): void {
+  // setImmediate runs after the I/O callback that wrote the reply; Workers have only timers.
+  if (typeof setImmediate === "function") setImmediate(work);
+  else setTimeout(work, 0);
+}

@@ -1,0 +1,104 @@
+import { readFileSync } from "node:fs";
+import { request } from "node:http";
+import { serve } from "crdshift/node";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { registry } from "../../examples";
+import { hostile } from "../fixtures/hostile-registries";
+import { registry as dropsPort } from "../fixtures/port-dropping-registry";
+
+// What `serve()` serves: the apiserver's reviews take the Node server's own route
+// (node-review-route.ts), the rest the Hono app. The shadow runs behind both.
+
+const docsV1 = readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8");
+const quiet = { port: 0, hostname: "127.0.0.1", banner: false, handleSignals: false } as const;
+
+/** Raw bytes of one reply: status line fields, the headers that are not the date, the body. */
+function post(port: number, body: string, chunked = false): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/convert?timeout=30s",
+        headers: {
+          "content-type": "application/json",
+          ...(chunked ? {} : { "content-length": Buffer.byteLength(body) }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const headers = Object.entries(res.headers).filter(([name]) => name !== "date" && name !== "keep-alive");
+          resolve(`${res.statusCode}\n${JSON.stringify(headers)}\n${Buffer.concat(chunks).toString("utf8")}`);
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function stdoutLines(): { lines: string[] } {
+  const captured = { lines: [] as string[] };
+  const write = process.stdout.write.bind(process.stdout);
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const text = String(chunk);
+    if (text.includes("Shadow") || text.includes('"shadow')) captured.lines.push(text);
+    return write(chunk, ...(rest as []));
+  });
+  return captured;
+}
+
+/** Posts until a review is shadowed: after one, none starts for a while (IDLE_FACTOR). */
+async function untilShadowed(send: () => Promise<unknown>, captured: { lines: string[] }): Promise<void> {
+  while (!captured.lines.some((line) => line.includes("ShadowDifferences"))) {
+    await send();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("serve(registry, { shadow })", () => {
+  it("shadows the reviews its own route answers and those the app answers, with EMF metrics", async () => {
+    const captured = stdoutLines();
+    const env = { CRDSHIFT_SHADOW_SAMPLE: "1", CRDSHIFT_METRICS: "emf" };
+    const server = serve(registry, { ...quiet, env, shadow: dropsPort });
+    const { port } = await server.listening;
+    try {
+      for (const chunked of [false, true]) {
+        captured.lines.length = 0;
+        await untilShadowed(() => post(port, docsV1, chunked), captured);
+        const emf = JSON.parse(captured.lines.find((line) => line.includes("ShadowDifferences"))!);
+        expect(emf).toMatchObject({ CRD: "CronTab.example.com", From: "v1beta1", To: "v1", ShadowDifferences: 2 });
+        expect(emf).toMatchObject({ ShadowFailures: 0 });
+        const logged = captured.lines
+          .filter((line) => line.includes('"shadow difference"'))
+          .map((line) => JSON.parse(line));
+        expect(logged.slice(0, 2)).toEqual([
+          expect.objectContaining({ paths: [".port"], object: 0 }),
+          expect.objectContaining({ paths: [".port"], object: 1 }),
+        ]);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers the same bytes with a hostile candidate as without one", async () => {
+    const plain = serve(registry, { ...quiet, env: {} });
+    const shadowed = serve(registry, { ...quiet, env: { CRDSHIFT_SHADOW_SAMPLE: "1" }, shadow: hostile.allocates(32) });
+    const [a, b] = await Promise.all([plain.listening, shadowed.listening]);
+    try {
+      const failing = docsV1.replace('"localhost:1234"', '"no port"');
+      for (const body of [docsV1, failing, docsV1]) {
+        for (const chunked of [false, true])
+          expect(await post(b.port, body, chunked)).toBe(await post(a.port, body, chunked));
+      }
+    } finally {
+      await Promise.all([plain.close(), shadowed.close()]);
+    }
+  });
+});

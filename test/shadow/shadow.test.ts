@@ -1,0 +1,149 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { registry } from "../../examples";
+import { readConfig } from "../../src/config";
+import { convertBody } from "../../src/engine/convert-body";
+import type { LogRecord } from "../../src/log";
+import type { ShadowOutcome } from "../../src/metrics";
+import { noMetrics } from "../../src/metrics/metrics";
+import type { Registry } from "../../src/registry";
+import { createShadow, MAX_SHADOW_CHARS, type ShadowOptions } from "../../src/shadow/shadow";
+import { hostile } from "../fixtures/hostile-registries";
+import { DEEP_TREES, deepReview } from "../deep-reviews";
+import { registry as dropsPort } from "../fixtures/port-dropping-registry";
+
+const config = readConfig({});
+const docsV1 = readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8");
+
+async function liveReply(live: Registry, body: string): Promise<string> {
+  const outcome = await convertBody(live, body, { limits: config });
+  if (!outcome.ok) throw new Error(outcome.message);
+  return outcome.text;
+}
+
+function shadowOf(candidate: Registry, options: Partial<ShadowOptions> = {}) {
+  const logs: LogRecord[] = [];
+  const shadows: ShadowOutcome[] = [];
+  const shadow = createShadow({
+    candidate,
+    sample: 1,
+    limits: config,
+    log: (record) => logs.push(record),
+    metrics: { ...noMetrics, shadow: (outcome) => shadows.push(outcome) },
+    now: () => performance.now(),
+    ...options,
+  });
+  return { shadow, logs, shadows };
+}
+
+describe("createShadow", () => {
+  it("takes the share of reviews its random draw falls under", async () => {
+    const draws = [0.7, 0.2, 0.5];
+    const { shadow, shadows } = shadowOf(dropsPort, { sample: 0.5, random: () => draws.shift()! });
+    const live = await liveReply(registry, docsV1);
+    expect(shadow(docsV1, live)).toBeUndefined();
+    await shadow(docsV1, live);
+    expect(shadow(docsV1, live)).toBeUndefined();
+    expect(shadows).toHaveLength(1);
+  });
+
+  it("abandons a candidate that never settles at its deadline, and samples nothing while it runs", async () => {
+    const { shadow, shadows, logs } = shadowOf(hostile.neverSettles(), { budgetMs: 50 });
+    const live = await liveReply(registry, docsV1);
+    const running = shadow(docsV1, live);
+    expect(running).toBeInstanceOf(Promise);
+    expect(shadow(docsV1, live)).toBeUndefined();
+    await running;
+    expect(shadows).toEqual([expect.objectContaining({ failed: true })]);
+    expect(logs).toEqual([expect.objectContaining({ msg: "shadow candidate failed", reason: "timed-out" })]);
+  });
+
+  it("starts nothing for a while after a slow candidate: shadow work keeps to its share of the time", async () => {
+    const { shadow, shadows } = shadowOf(hostile.slow(20));
+    const live = await liveReply(registry, docsV1);
+    await shadow(docsV1, live);
+    // It took 40 ms or more: the next one waits nine times that.
+    expect(shadow(docsV1, live)).toBeUndefined();
+    expect(shadows).toHaveLength(1);
+  });
+
+  it("starts the candidate only after the caller's turn, so the reply is written first", async () => {
+    const order: string[] = [];
+    const recording = hostile.answers((converted) => (order.push("candidate"), converted));
+    const { shadow } = shadowOf(recording);
+    const live = await liveReply(registry, docsV1);
+    const running = shadow(docsV1, live);
+    order.push("reply written");
+    await running;
+    expect(order).toEqual(["reply written", "candidate", "candidate"]);
+  });
+
+  it("drops a shadow that could not start soon after its review (a busy loop, a frozen instance)", async () => {
+    let clock = 0;
+    const { shadow, shadows } = shadowOf(dropsPort, {
+      now: () => clock,
+      later: (work) => {
+        clock += 101;
+        work();
+      },
+    });
+    const live = await liveReply(registry, docsV1);
+    await shadow(docsV1, live);
+    expect(shadows).toEqual([]);
+    // Not held as running: the next review is sampled.
+    expect(shadow(docsV1, live)).toBeInstanceOf(Promise);
+  });
+
+  it("leaves a request text over MAX_SHADOW_CHARS alone", async () => {
+    const { shadow } = shadowOf(dropsPort);
+    const padded = docsV1.replace("{", `{${" ".repeat(MAX_SHADOW_CHARS)}`);
+    expect(shadow(padded, "")).toBeUndefined();
+    expect(shadow(docsV1, await liveReply(registry, docsV1))).toBeInstanceOf(Promise);
+  });
+
+  it("gives the candidate its own objects: a live converter that scribbles on its input changes nothing it sees", async () => {
+    const scribbler = hostile.scribbles();
+    const live = await liveReply(scribbler, docsV1);
+    const { shadow, logs } = shadowOf(registry);
+    await shadow(docsV1, live);
+    // Had the candidate read the scribbled objects, the hosts would agree.
+    expect(logs.map((record) => record.paths)).toEqual([
+      [".host", ".port"],
+      [".host", ".port"],
+    ]);
+  });
+
+  it("caps the paths of one line and the lines of one review", async () => {
+    const many = Array.from({ length: 8 }, (_, i) => ({
+      apiVersion: "example.com/v1beta1",
+      kind: "CronTab",
+      metadata: { name: `c${i}`, namespace: "default", uid: `uid-${i}` },
+      hostPort: "db:1",
+      ...Object.fromEntries(Array.from({ length: 30 }, (_, f) => [`extra${f}`, f])),
+    }));
+    const body = JSON.stringify({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "ConversionReview",
+      request: { uid: "r", desiredAPIVersion: "example.com/v1", objects: many },
+    });
+    const changesAll = hostile.answers((converted) =>
+      Object.fromEntries(Object.entries(converted).map(([key, value]) => [key, key.startsWith("extra") ? "x" : value])),
+    );
+    const { shadow, logs, shadows } = shadowOf(changesAll);
+    await shadow(body, await liveReply(registry, body));
+    expect(shadows).toEqual([expect.objectContaining({ differences: 8 })]);
+    expect(logs).toHaveLength(5);
+    for (const line of logs) {
+      expect(line.paths).toHaveLength(10);
+      expect(line.morePaths).toBeGreaterThan(0);
+      expect(line.differing).toBe(8);
+    }
+  });
+
+  it.each(DEEP_TREES)("compares %s as deep as the apiserver stores objects", async (_, tree) => {
+    const body = deepReview(tree);
+    const { shadow, logs } = shadowOf(dropsPort);
+    await shadow(body, await liveReply(registry, body));
+    expect(logs).toEqual([expect.objectContaining({ msg: "shadow difference", paths: [".port"] })]);
+  });
+});
