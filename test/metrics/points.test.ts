@@ -57,7 +57,7 @@ describe("EMF lines", () => {
     expect(rejected).toMatchObject({ Reason: "invalid-json", ReviewsRejected: 1 });
   });
 
-  it("carry shadow differences and failures per CRD, from, to, zeros included, in a valid line", () => {
+  it("carry shadow differences and failures overall and per CRD, from, to, zeros included, in a valid line", () => {
     const lines: string[] = [];
     const metrics = createEmfMetrics({ namespace: "crdshift", write: (line) => lines.push(line) });
     metrics.shadow({ crd: "CronTab.example.com", from: "v1beta1", to: "v1", differences: 3, failed: false });
@@ -66,8 +66,8 @@ describe("EMF lines", () => {
     expect(doc).toMatchObject({ CRD: "CronTab.example.com", From: "v1beta1", To: "v1" });
     expect(doc).toMatchObject({ ShadowDifferences: 3, ShadowFailures: 0 });
     expect(doc._aws.CloudWatchMetrics.map((d: { Dimensions: unknown }) => d.Dimensions)).toEqual([
-      [["CRD", "From", "To"]],
-      [["CRD", "From", "To"]],
+      [[], ["CRD", "From", "To"]],
+      [[], ["CRD", "From", "To"]],
     ]);
   });
 
