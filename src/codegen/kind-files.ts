@@ -2,6 +2,7 @@ import type { Crd } from "../openapi/crd-document";
 import { diffSchemas, isSameStructure, type SchemaDiff } from "../openapi/schema-diff";
 import { kindLabel } from "../protocol/api-version";
 import { sortVersions } from "../registry/version-order";
+import { enumValues } from "./enum-values";
 import { commentText, kindConstName, propertyKey } from "./identifiers";
 import { schemasSource } from "./schema-source";
 
@@ -42,7 +43,7 @@ export function kindFiles(crd: Crd, options: KindFileOptions): KindFiles {
   const entries = names.map((name) =>
     constants.get(name) === name ? name : `${propertyKey(name)}: ${constants.get(name)}`,
   );
-  const schemas = `${schemasHeader(crd, names, options.crdFile, base)}import * as z from "zod/mini";\n\n${code}\n/** Every version's schema, by name, for defineKind. */\nexport const versions = { ${entries.join(", ")} };\n`;
+  const schemas = `${schemasHeader(crd, names, options.crdFile, base)}import * as z from "zod/mini";\n\n${code}\n/** Every version's schema, by name, for defineKind. */\nexport const versions = { ${entries.join(", ")} };\n\n${enumsSource(ordered)}`;
   const { source, todos } = kindSource(crd, names, options, base);
   return {
     base,
@@ -53,6 +54,32 @@ export function kindFiles(crd: Crd, options: KindFileOptions): KindFiles {
     constant: options.constant ?? kindConstName(crd.kind),
     todos,
   };
+}
+
+/**
+ * Each version's enum values by field path, with a type for their literals: the schemas check
+ * `z.string()` (see the header), the author's code and mapping() get the literal values.
+ */
+function enumsSource(versions: Crd["versions"]): string {
+  const lines = versions.map(({ name, schema }) => {
+    const fields = Object.entries(enumValues(schema)).map(
+      ([path, values]) =>
+        `    ${JSON.stringify(path)}: [${values.map((value) => JSON.stringify(value)).join(", ")}],\n`,
+    );
+    return `  ${propertyKey(name)}: {${fields.length > 0 ? `\n${fields.join("")}  ` : ""}},\n`;
+  });
+  return `/**
+ * The values each enum field declares, by version and path (\`[]\`: each item of an array), for
+ * mapping() from crdshift and for literal types: \`EnumValue<"${versions.at(-1)?.name ?? "v1"}", "spec.field">\`. The schemas
+ * above accept any string there, as the apiserver keeps values stored before an enum tightened.
+ */
+export const enums = {
+${lines.join("")}} as const;
+
+/** The literal values of one enum field of one version. */
+export type EnumValue<V extends keyof typeof enums, P extends keyof (typeof enums)[V]> =
+  (typeof enums)[V][P] extends ReadonlyArray<infer T> ? T : never;
+`;
 }
 
 function schemasHeader(crd: Crd, names: string[], crdFile: string, base: string): string {
