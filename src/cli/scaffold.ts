@@ -48,10 +48,7 @@ export function scaffoldFiles(input: ScaffoldInput): Map<string, string> {
   files.set("package.json", packageJson(input));
   files.set("tsconfig.json", TSCONFIG);
   files.set(".gitignore", "node_modules/\ndist/\ncdk.out/\n.wrangler/\n.dev.vars\n");
-  files.set(
-    "crdshift.config.ts",
-    `// Where the crdshift command finds this project's registry (crdshift check, crd, convert).\nexport { registry } from "./src/registry.js";\n`,
-  );
+  files.set("crdshift.config.ts", configSource(input.crdFiles));
   files.set("src/registry.ts", registrySource(input.kinds));
   files.set("src/server.ts", SERVER);
   files.set("src/worker.ts", WORKER);
@@ -78,7 +75,8 @@ function packageJson(input: ScaffoldInput): string {
     type: "module",
     scripts: {
       start: "npm run build:server --silent && node dist/server.js",
-      test: "vitest run",
+      // The type checker first: a converter that assigns a string to a number fails here, by name.
+      test: "tsc --noEmit && vitest run",
       check: `crdshift check ${crds}`,
       generate: `crdshift generate ${crds}`,
       typecheck: "tsc --noEmit",
@@ -118,6 +116,14 @@ export const PROJECT_COMPILER_OPTIONS = {
 } as const;
 
 const TSCONFIG = `${JSON.stringify({ compilerOptions: PROJECT_COMPILER_OPTIONS, include: ["src", "test", "crdshift.config.ts"] }, null, 2)}\n`;
+
+function configSource(crdFiles: string[]): string {
+  return `// Where the crdshift command finds this project's registry (crdshift check, crd, convert),
+// and the CRDs \`crdshift check\` checks it against when no --crd is given.
+export { registry } from "./src/registry.js";
+export const crds = [${crdFiles.map((file) => JSON.stringify(file)).join(", ")}];
+`;
+}
 
 function registrySource(kinds: ScaffoldKind[]): string {
   const imports = kinds.map((kind) => `import { ${kind.constant} } from "./kinds/${kind.base}.js";`).join("\n");

@@ -1,9 +1,10 @@
 import type { Crd } from "../openapi/crd-document";
 import { diffSchemas, isSameStructure, type SchemaDiff } from "../openapi/schema-diff";
 import { kindLabel } from "../protocol/api-version";
+import { mappingHints, suggestionSource } from "./mapping-hints";
 import { sortVersions } from "../registry/version-order";
 import { enumValues } from "./enum-values";
-import { commentText, kindConstName, propertyKey } from "./identifiers";
+import { kindConstName, propertyKey, wrapComment } from "./identifiers";
 import { schemasSource } from "./schema-source";
 
 /**
@@ -113,12 +114,16 @@ function kindSource(
   const storage = crd.versions.find((version) => version.storage)?.name;
   const todos: string[] = [];
   const byFrom = new Map<string, string[]>(names.map((name) => [name, []]));
+  const suggestions: string[] = [];
   for (let i = 0; i + 1 < names.length; i++) {
     const [higher, lower] = [names[i]!, names[i + 1]!];
     const forward = diffSchemas(schemaOf.get(higher), schemaOf.get(lower));
-    byFrom.get(higher)!.push(converterSource(higher, lower, forward, todos));
+    const hints = mappingHints(schemaOf.get(lower), schemaOf.get(higher), forward);
+    const suggested = suggestionSource(lower, higher, hints);
+    if (suggested) suggestions.push(suggested);
+    byFrom.get(higher)!.push(converterSource(higher, lower, forward, todos, suggested !== ""));
     const backward = diffSchemas(schemaOf.get(lower), schemaOf.get(higher));
-    byFrom.get(lower)!.push(converterSource(lower, higher, backward, todos));
+    byFrom.get(lower)!.push(converterSource(lower, higher, backward, todos, suggested !== ""));
   }
   const converters = [...byFrom]
     .filter(([, entries]) => entries.length > 0)
@@ -139,10 +144,14 @@ function kindSource(
     "`npm run check` proves the converters against the CRD.",
   ];
   const doc = about.map((paragraph) => (paragraph ? wrapComment(paragraph, "", " *") : " *\n")).join("");
-  const source = `import { defineKind } from "${options.crdshiftModule ?? "crdshift"}";
-import { versions } from "./${base}.schemas.js";
+  const imports =
+    suggestions.length > 0
+      ? [`import { defineKind, mapping } from`, `import { enums, versions } from`]
+      : [`import { defineKind } from`, `import { versions } from`];
+  const source = `${imports[0]} "${options.crdshiftModule ?? "crdshift"}";
+${imports[1]} "./${base}.schemas.js";
 
-/**
+${suggestions.join("\n")}${suggestions.length > 0 ? "\n" : ""}/**
 ${doc} */
 export const ${options.constant ?? kindConstName(crd.kind)} = defineKind({
   group: ${JSON.stringify(crd.group)},
@@ -155,7 +164,7 @@ ${single}${converters}  },
   return { source, todos };
 }
 
-function converterSource(from: string, to: string, diff: SchemaDiff, todos: string[]): string {
+function converterSource(from: string, to: string, diff: SchemaDiff, todos: string[], suggested = false): string {
   const indent = "      ";
   if (isSameStructure(diff)) {
     return `${indent}// ${from} and ${to} declare the same fields: the object is copied as it is.\n${indent}${propertyKey(to)}: ({ ...object }) => object,\n`;
@@ -173,6 +182,7 @@ function converterSource(from: string, to: string, diff: SchemaDiff, todos: stri
   for (const change of diff.changed)
     parts.push(`${change.path} is ${change.a} in ${from} and ${change.b} in ${to}: convert it.`);
   if (diff.changed.length > 0) parts.push("(`as never` lets the copy compile until then.)");
+  if (suggested) parts.push("A mapping() for part of it is suggested above defineKind.");
   parts.push("Then delete this comment; `npm run check` tells what still fails.");
   const comment = wrapComment(parts.join(" "), indent);
   const body = diff.changed.length > 0 ? "({ ...object }) => object as never" : "({ ...object }) => object";
@@ -181,17 +191,4 @@ function converterSource(from: string, to: string, diff: SchemaDiff, todos: stri
 
 function list(paths: string[]): string {
   return paths.join(", ");
-}
-
-function wrapComment(text: string, indent: string, marker = "//"): string {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of commentText(text).split(" ")) {
-    if (line && indent.length + 3 + line.length + word.length + 1 > 100) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines.map((l) => `${indent}${marker} ${l}\n`).join("");
 }
