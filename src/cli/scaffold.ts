@@ -175,9 +175,11 @@ function testSource(input: ScaffoldInput): string {
     .join("\n");
   const list = input.kinds.map((kind) => kind.constant).join(", ");
   const crds = input.crdFiles.map((file) => `  ${JSON.stringify(file)},`).join("\n");
-  return `import { readFileSync } from "node:fs";
-import { assertMatchesCrd, assertRoundTrips } from "crdshift/testing";
+  return `import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { assertGolden, assertMatchesCrd, assertRoundTrips } from "crdshift/testing";
 import { describe, it } from "vitest";
+import { registry } from "../src/registry.js";
 ${kinds}
 
 const kinds = [${list}];
@@ -198,6 +200,11 @@ describe("the converters", () => {
   for (const file of crds) {
     it(\`fits \${file}\`, () => assertMatchesCrd(kinds, readFileSync(new URL(\`../\${file}\`, import.meta.url), "utf8")), 120_000);
   }
+
+  // Reviewed examples, golden/<case>/<version>.yaml: one object in several versions, which the
+  // converters must reproduce exactly (\`npx crdshift golden record\` writes them for review).
+  const golden = fileURLToPath(new URL("../golden", import.meta.url));
+  it.skipIf(!existsSync(golden))("converts the golden cases as recorded", () => assertGolden(registry, golden));
 });
 `;
 }
