@@ -100,11 +100,13 @@ function nodeAt(schema: OpenApiSchema | undefined, path: string): OpenApiSchema 
   return node;
 }
 
-/** Equal ignoring case, one containing the other, or one or two letters apart. */
+/**
+ * Equal ignoring case, or one or two letters apart. Not one name inside the other: that pairs
+ * `remediationTemplate` with its new parent `remediation`.
+ */
 function similarNames(a: string, b: string): boolean {
   const [x, y] = [a.toLowerCase(), b.toLowerCase()];
-  if (x === y || (Math.min(x.length, y.length) >= 4 && (x.includes(y) || y.includes(x)))) return true;
-  return Math.min(x.length, y.length) >= 4 && editDistance(x, y) <= 2;
+  return x === y || (Math.min(x.length, y.length) >= 4 && editDistance(x, y) <= 2);
 }
 
 function sameDescription(a: OpenApiSchema, b: OpenApiSchema): boolean {

@@ -36,6 +36,16 @@ describe("the Cluster API MachineHealthCheck port", () => {
     await assertGolden(createRegistry([kind]), join(FIXTURE, "golden"));
   }, 120_000);
 
+  it("init suggests most of the mapping from the two schemas alone", () => {
+    const [crd] = readCrds(crdText, "machinehealthchecks.yaml");
+    const { kind } = kindFiles(crd!, { crdFile: "crds/machinehealthchecks.yaml" });
+    expect(kind).toContain('//       "spec.unhealthyMachineConditions": "spec.checks.unhealthyMachineConditions",');
+    expect(kind).toContain('//       "spec.unhealthyRange": "spec.remediation.triggerIf.unhealthyInRange",');
+    expect(kind).toContain('//       "spec.remediationTemplate.name": "spec.remediation.templateRef.name",');
+    // Not remediationTemplate -> remediation, its new parent.
+    expect(kind).not.toContain('"spec.remediationTemplate": "spec.remediation"');
+  });
+
   it("a rename left out fails the golden cases, naming the field", async () => {
     const slip = readFileSync(join(FIXTURE, "converters.ts.txt"), "utf8").replace(
       '      "spec.unhealthyRange": "spec.remediation.triggerIf.unhealthyInRange",\n',
