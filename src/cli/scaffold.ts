@@ -235,6 +235,11 @@ npm test          # round trips, and every object the CRD accepts, through the a
 npm run check     # the same from the command line, with what is left to write
 npm start         # the webhook on http://127.0.0.1:8787/convert
 \`\`\`
+
+\`mapping()\` from crdshift declares renamed fields, enum tables and defaults once, for both
+directions. Reviewed examples go in \`golden/<case>/<version>.yaml\` (one object, each version):
+\`npm test\` and \`npm run check\` convert them between their versions and name any field that
+differs; \`npx crdshift golden record\` writes the missing versions for you to review.
 ${todo.length > 0 ? `\n${todo.length === 1 ? "One kind has" : `${todo.length} kinds have`} versions that declare different fields: write those converters first (the TODO comments in \`src/kinds/\` name every field), until \`npm run check\` passes.\n` : ""}
 Each \`src/kinds/<plural>.<group>.ts\` is yours: \`defineKind\` with the converters between
 neighbouring versions. The schemas beside it (\`*.schemas.ts\`) are generated from the CRD: when
