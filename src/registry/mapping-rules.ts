@@ -1,5 +1,6 @@
 import type * as core from "zod/v4/core";
 import type { Schema } from "./converter";
+import type { FieldPathOf } from "./field-path-types";
 import { formatPath, parsePath, type Segment, splitAtItems } from "./field-paths";
 import { DefinitionError } from "./kind";
 import { schemaPath } from "./schema-paths";
@@ -34,25 +35,37 @@ export interface FieldDefault {
 /** An enum table: each value of the first version's field and the value it becomes. */
 export type EnumTable<Values extends string = string> = { readonly [V in Values]: string };
 
-export interface MappingRules<E extends EnumValues = EnumValues> {
+/**
+ * What mapping() is told, typed by the two versions' objects (`A`, `B`): paths are theirs, and
+ * with the first version's enums (`E`) a table must name each of its values.
+ */
+export interface MappingRules<A = unknown, B = unknown, E extends EnumValues = EnumValues> {
   /** Fields moved or renamed, first version's path -> second's: `{ "spec.maxUnhealthy": "spec.remediation.maxUnhealthy" }`. */
-  rename?: Readonly<Record<string, string>>;
+  rename?: { readonly [P in FieldPathOf<A>]?: FieldPathOf<B> };
   /**
    * Enum tables by the first version's path; the way back is the inverse, so a table must be
    * one to one. A value the table does not name passes unchanged (an object stored before the
    * CRD tightened its enum still converts), unless `enumFallbacks` gives one.
    */
-  enums?: { readonly [P in keyof E]?: EnumTable<E[P][number]> } & Readonly<Record<string, EnumTable>>;
+  enums?: { readonly [P in FieldPathOf<A>]?: P extends keyof E ? EnumTable<E[P][number]> : EnumTable };
   /** The value for an enum value the table does not name, per direction (lossy: the check says so). */
-  enumFallbacks?: Readonly<Record<string, { up?: string; down?: string }>>;
+  enumFallbacks?: { readonly [P in FieldPathOf<A>]?: { up?: string; down?: string } };
   /**
    * `up`: fields only the second version has, by its path; `down`: fields only the first
    * version has, by its path.
    */
   defaults?: {
-    up?: Readonly<Record<string, FieldDefault>>;
-    down?: Readonly<Record<string, FieldDefault>>;
+    up?: { readonly [P in FieldPathOf<B>]?: FieldDefault };
+    down?: { readonly [P in FieldPathOf<A>]?: FieldDefault };
   };
+}
+
+/** The same, as the load-time check reads it. */
+interface LooseRules {
+  rename?: Readonly<Record<string, string>>;
+  enums?: Readonly<Record<string, EnumTable>>;
+  enumFallbacks?: Readonly<Record<string, { up?: string; down?: string }>>;
+  defaults?: { up?: Readonly<Record<string, FieldDefault>>; down?: Readonly<Record<string, FieldDefault>> };
 }
 
 export interface Rename {
@@ -91,7 +104,8 @@ export function sideOf(version: MappedVersion): { schema: Schema; enums: EnumVal
   return { schema: side.schema, enums: side.enums ?? {} };
 }
 
-export function compileRules(a: MappedVersion, b: MappedVersion, rules: MappingRules): MappingPlan {
+export function compileRules(a: MappedVersion, b: MappedVersion, typed: MappingRules): MappingPlan {
+  const rules = typed as LooseRules;
   const [A, B] = [sideOf(a), sideOf(b)];
   const fail = (message: string): never => {
     throw new DefinitionError(`mapping: ${message}`);

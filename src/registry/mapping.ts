@@ -52,7 +52,7 @@ export interface Mapping<A, B> {
 export function mapping<const From extends MappedVersion, const To extends MappedVersion>(
   from: From,
   to: To,
-  rules: MappingRules<EnumsFor<From>>,
+  rules: MappingRules<ObjectOf<From>, ObjectOf<To>, EnumsFor<From>>,
 ): Mapping<ObjectOf<From>, ObjectOf<To>> {
   const plan = compileRules(from, to, rules as MappingRules);
   return {
