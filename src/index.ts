@@ -29,6 +29,7 @@ export type {
   EnumTable,
   EnumValues,
   FieldDefault,
+  FieldPathOf,
   KindDefinition,
   KindSpec,
   MappedVersion,

@@ -97,6 +97,19 @@ describe("mapping: one declaration, both directions", () => {
     expect(beta.down({ spec: { mode: "medium" } }).spec?.mode).toBe("medium");
   });
 
+  it("translates an enum in every item of an array, and in an array of strings", () => {
+    const items = z.looseObject({
+      spec: z.optional(z.looseObject({ ports: z.optional(z.array(port)), modes: z.optional(z.array(z.string())) })),
+    });
+    const lower = mapping(items, items, {
+      enums: { "spec.ports[].proto": { TCP: "tcp", UDP: "udp" }, "spec.modes[]": { Small: "small" } },
+    });
+    const object = frozen({ spec: { ports: [{ proto: "TCP" }, {}, { proto: "SCTP" }], modes: ["Small", "Large"] } });
+    const up = lower.up(object);
+    expect(up).toEqual({ spec: { ports: [{ proto: "tcp" }, {}, { proto: "SCTP" }], modes: ["small", "Large"] } });
+    expect(lower.down(up)).toEqual(object);
+  });
+
   it("uses a declared fallback for such a value instead", () => {
     const loose = mapping(a, b, {
       enums: { "spec.mode": { Small: "small" } },
