@@ -122,7 +122,10 @@ function take(object: Json, rule: DefaultRule, stash: Json): Json {
   }
   const present = hasAt(object, rule.inside);
   const value = getAt(object, rule.inside);
-  if (rule.stash && !(present && sameJson(value, rule.value))) stash[rule.key] = present ? { value } : {};
+  // Its absence needs keeping only where the way back would set the default: inside an object
+  // that is there.
+  const around = rule.inside.length === 1 || isRecord(getAt(object, rule.inside.slice(0, -1)));
+  if (rule.stash && (present ? !sameJson(value, rule.value) : around)) stash[rule.key] = present ? { value } : {};
   return present ? removeAt(object, rule.inside) : object;
 }
 

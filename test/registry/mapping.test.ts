@@ -90,6 +90,8 @@ describe("mapping: one declaration, both directions", () => {
       spec: { remediation: {}, legacy: false },
     });
     expect(beta.up({ metadata: { name: "x" } })).toEqual({ metadata: { name: "x" } });
+    // No spec, no default to guard against: nothing stashed.
+    expect(beta.down({ metadata: { name: "x" } })).toEqual({ metadata: { name: "x" } });
   });
 
   it("passes an enum value the table does not name unchanged (an object stored before the CRD tightened)", () => {
