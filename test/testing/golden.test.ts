@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { recordGolden } from "../../src/cli/golden";
+import { checkGoldenFolder, recordGolden } from "../../src/cli/golden";
 import { createRegistry, defineKind, mapping } from "../../src/registry";
 import { assertGolden, checkGolden } from "../../src/testing/golden";
 import { scratchDir } from "../codegen/generated";
@@ -47,6 +47,26 @@ describe("golden conversions", () => {
     const lossy = kind(({ spec, ...rest }) => ({ ...rest, spec: { replicas: spec?.size === "3" ? "4" : undefined } }));
     await expect(assertGolden(lossy, dir)).rejects.toThrow(
       'golden boxes/small: v1 -> v2: .spec.replicas: expected "3", received "4"',
+    );
+  });
+
+  it("crdshift check runs them when golden/ exists: a line of success, or each mismatch on stderr", async () => {
+    const cwd = join(scratch.dir, "check");
+    mkdirSync(join(cwd, "golden/small"), { recursive: true });
+    writeFileSync(join(cwd, "golden/small/v1.json"), object("v1", { size: "3" }));
+    writeFileSync(join(cwd, "golden/small/v2.json"), object("v2", { replicas: "3" }));
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (text: string) => out.push(text), err: (text: string) => err.push(text) };
+    expect(await checkGoldenFolder(kind(), cwd, io)).toBe(true);
+    expect(out.join("")).toBe("ok: 1 golden case(s), 2 conversion(s) as recorded in golden/\n");
+    writeFileSync(join(cwd, "golden/small/v2.json"), object("v2", { replicas: "4" }));
+    expect(await checkGoldenFolder(kind(), cwd, io)).toBe(false);
+    expect(err.join("")).toContain('golden small: v1 -> v2: .spec.replicas: expected "4", received "3"');
+    expect(err.join("")).toContain('golden small: v2 -> v1: .spec.size: expected "3", received "4"');
+    // No folder, nothing to say.
+    expect(await checkGoldenFolder(kind(), scratch.dir, { out: () => expect.fail(), err: () => expect.fail() })).toBe(
+      true,
     );
   });
 
