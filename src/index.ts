@@ -26,9 +26,24 @@ export type {
   ConversionContext,
   Converter,
   ConverterMap,
+  EnumTable,
+  EnumValues,
+  FieldDefault,
+  FieldPathOf,
   KindDefinition,
   KindSpec,
+  MappedVersion,
+  Mapping,
+  MappingRules,
   Registry,
   Schema,
 } from "./registry";
-export { createRegistry, DefinitionError, defineKind, STASH_ANNOTATION, stashFields, unstashFields } from "./registry";
+export {
+  createRegistry,
+  DefinitionError,
+  defineKind,
+  mapping,
+  STASH_ANNOTATION,
+  stashFields,
+  unstashFields,
+} from "./registry";

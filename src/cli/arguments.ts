@@ -24,6 +24,7 @@ const OPTIONS: Record<string, ParseArgsConfig["options"]> = {
   },
   generate: { help: COMMON.help, crd: { type: "string", multiple: true }, dir: { type: "string" } },
   versions: { ...COMMON },
+  golden: { ...COMMON, dir: { type: "string" }, from: { type: "string" }, force: { type: "boolean" } },
   doctor: { ...COMMON, ...DOCTOR_OPTIONS },
   diff: { ...COMMON, ...DIFF_OPTIONS },
 };
@@ -34,7 +35,7 @@ export function parse(command: string, args: string[]) {
     return parseArgs({
       args,
       options: OPTIONS[command]!,
-      allowPositionals: command === "versions" || command === "init",
+      allowPositionals: command === "versions" || command === "init" || command === "golden",
       strict: true,
     });
   } catch (error) {

@@ -9,6 +9,7 @@ import { writeConversionStanza } from "./crd";
 import { diffCommand } from "./diff/diff-command";
 import { doctorCommand } from "./doctor/doctor-command";
 import { generateSchemas } from "./generate";
+import { checkGoldenFolder, recordGolden } from "./golden";
 import { initProject } from "./init";
 import { formatDocuments, type Output, parseDocuments, readInput, UsageError } from "./io";
 
@@ -106,7 +107,20 @@ export const COMMANDS: Record<string, (input: CommandInput) => Promise<number>> 
     const crds = (values.crd as string[] | undefined) ?? [];
     const served = await registry();
     if (crds.length > 0 && !(await checkCrdFiles(served, crds, { ...options, cwd }, io))) return 1;
-    return (await checkRegistry(served, options, io)) ? 0 : 1;
+    if (!(await checkRegistry(served, options, io))) return 1;
+    return (await checkGoldenFolder(served, cwd, io)) ? 0 : 1;
+  },
+
+  async golden({ values, positionals, registry, io, cwd }) {
+    if (positionals.length !== 1 || positionals[0] !== "record")
+      throw new UsageError("usage: crdshift golden record [--dir DIR] [--from VERSION] [--force]");
+    const options = {
+      cwd,
+      ...(values.dir !== undefined ? { dir: String(values.dir) } : {}),
+      ...(values.from !== undefined ? { from: String(values.from) } : {}),
+      ...(values.force ? { force: true } : {}),
+    };
+    return (await recordGolden(await registry(), options, io)) ? 0 : 1;
   },
 
   doctor: ({ values, registry, io }) => doctorCommand(values, registry, io),

@@ -13,6 +13,7 @@ Commands:
   convert   convert objects in a YAML or JSON file to another version
   crd       write the conversion webhook stanza into a CRD manifest
   check     prove the registry: every version pair round-trips
+  golden    record golden conversions for review (golden record)
   doctor    check a CRD and its live webhook as the apiserver would, before the cluster does
   diff      compare the registry's conversions of real objects with the deployed webhook's
   versions  sort version names by Kubernetes' version priority
@@ -60,6 +61,21 @@ object (throws) is counted, not failed.
       --crd FILE a CustomResourceDefinition the registry serves (repeat for more)
       --runs N   objects per pair (default 200; 100 per version and pair against a CRD)
       --seed N   replay a run
+
+Last, when the folder golden/ exists, converts each golden case (golden/<case>/<version>.yaml:
+one object in several versions) to every other version it holds and fails naming the case, the
+pair and each field that differs (crdshift golden record writes them).
+`,
+  golden: `Usage: crdshift golden record [--dir DIR] [--from VERSION] [--force]
+
+For each case in golden/ (a folder of files named for their version, like v1beta1.yaml, one
+object each), converts its source file (the only one, or --from VERSION) to every other version
+of its kind and writes the result beside it for review. A file that exists and differs is left
+as it is, with its differences printed, unless --force (exit 1 while any is left).
+
+      --dir DIR        the golden folder (default golden)
+      --from VERSION   the file to convert from, in cases with several
+      --force          replace files that differ (the differences are printed)
 `,
   doctor: DOCTOR_HELP,
   diff: DIFF_HELP,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import * as z from "zod/mini";
 import { camelName } from "../codegen/identifiers";
@@ -83,9 +83,11 @@ export function initProject(options: InitOptions, io: Output): void {
     written.set(`src/kinds/${files.kindFile}`, files.kind);
   }
   const own = ownPackage();
+  const vendored = vendorTarball(options.crdshift, cwd);
+  if (vendored) written.set(vendored.path, "");
   const scaffold = scaffoldFiles({
     name: packageName(dir),
-    crdshift: options.crdshift ?? `^${own.version}`,
+    crdshift: vendored ? `file:${vendored.path}` : (options.crdshift ?? `^${own.version}`),
     versions: own.versions,
     kinds: kinds.map(({ crd, files }) => ({
       constant: files.constant,
@@ -102,7 +104,8 @@ export function initProject(options: InitOptions, io: Output): void {
   for (const [path, text] of written) {
     const target = join(dir, path);
     mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, text);
+    if (vendored && path === vendored.path) copyFileSync(vendored.source, target);
+    else writeFileSync(target, text);
   }
 
   io.out(`crdshift init: wrote ${written.size} files in ${options.dir}\n`);
@@ -163,6 +166,17 @@ function crdText(text: string, file: string, crds: Crd[], url: string | undefine
     if (error instanceof CrdError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+/**
+ * A crdshift tarball given as `file:…tgz` goes into the project (vendor/), and the dependency
+ * names it there, relative: a teammate's checkout and CI install the same package.
+ */
+function vendorTarball(dependency: string | undefined, cwd: string): { source: string; path: string } | undefined {
+  if (dependency === undefined || !dependency.startsWith("file:") || !dependency.endsWith(".tgz")) return undefined;
+  const source = resolve(cwd, dependency.slice("file:".length));
+  if (!existsSync(source) || !statSync(source).isFile()) throw new UsageError(`--crdshift ${dependency}: no such file`);
+  return { source, path: `vendor/${basename(source)}` };
 }
 
 /** An npm name from the folder's: lower case letters, digits and dashes. */

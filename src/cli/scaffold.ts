@@ -48,10 +48,7 @@ export function scaffoldFiles(input: ScaffoldInput): Map<string, string> {
   files.set("package.json", packageJson(input));
   files.set("tsconfig.json", TSCONFIG);
   files.set(".gitignore", "node_modules/\ndist/\ncdk.out/\n.wrangler/\n.dev.vars\n");
-  files.set(
-    "crdshift.config.ts",
-    `// Where the crdshift command finds this project's registry (crdshift check, crd, convert).\nexport { registry } from "./src/registry.js";\n`,
-  );
+  files.set("crdshift.config.ts", configSource(input.crdFiles));
   files.set("src/registry.ts", registrySource(input.kinds));
   files.set("src/server.ts", SERVER);
   files.set("src/worker.ts", WORKER);
@@ -78,7 +75,8 @@ function packageJson(input: ScaffoldInput): string {
     type: "module",
     scripts: {
       start: "npm run build:server --silent && node dist/server.js",
-      test: "vitest run",
+      // The type checker first: a converter that assigns a string to a number fails here, by name.
+      test: "tsc --noEmit && vitest run",
       check: `crdshift check ${crds}`,
       generate: `crdshift generate ${crds}`,
       typecheck: "tsc --noEmit",
@@ -118,6 +116,14 @@ export const PROJECT_COMPILER_OPTIONS = {
 } as const;
 
 const TSCONFIG = `${JSON.stringify({ compilerOptions: PROJECT_COMPILER_OPTIONS, include: ["src", "test", "crdshift.config.ts"] }, null, 2)}\n`;
+
+function configSource(crdFiles: string[]): string {
+  return `// Where the crdshift command finds this project's registry (crdshift check, crd, convert),
+// and the CRDs \`crdshift check\` checks it against when no --crd is given.
+export { registry } from "./src/registry.js";
+export const crds = [${crdFiles.map((file) => JSON.stringify(file)).join(", ")}];
+`;
+}
 
 function registrySource(kinds: ScaffoldKind[]): string {
   const imports = kinds.map((kind) => `import { ${kind.constant} } from "./kinds/${kind.base}.js";`).join("\n");
@@ -169,9 +175,11 @@ function testSource(input: ScaffoldInput): string {
     .join("\n");
   const list = input.kinds.map((kind) => kind.constant).join(", ");
   const crds = input.crdFiles.map((file) => `  ${JSON.stringify(file)},`).join("\n");
-  return `import { readFileSync } from "node:fs";
-import { assertMatchesCrd, assertRoundTrips } from "crdshift/testing";
+  return `import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { assertGolden, assertMatchesCrd, assertRoundTrips } from "crdshift/testing";
 import { describe, it } from "vitest";
+import { registry } from "../src/registry.js";
 ${kinds}
 
 const kinds = [${list}];
@@ -192,6 +200,11 @@ describe("the converters", () => {
   for (const file of crds) {
     it(\`fits \${file}\`, () => assertMatchesCrd(kinds, readFileSync(new URL(\`../\${file}\`, import.meta.url), "utf8")), 120_000);
   }
+
+  // Reviewed examples, golden/<case>/<version>.yaml: one object in several versions, which the
+  // converters must reproduce exactly (\`npx crdshift golden record\` writes them for review).
+  const golden = fileURLToPath(new URL("../golden", import.meta.url));
+  it.skipIf(!existsSync(golden))("converts the golden cases as recorded", () => assertGolden(registry, golden));
 });
 `;
 }
@@ -222,6 +235,11 @@ npm test          # round trips, and every object the CRD accepts, through the a
 npm run check     # the same from the command line, with what is left to write
 npm start         # the webhook on http://127.0.0.1:8787/convert
 \`\`\`
+
+\`mapping()\` from crdshift declares renamed fields, enum tables and defaults once, for both
+directions. Reviewed examples go in \`golden/<case>/<version>.yaml\` (one object, each version):
+\`npm test\` and \`npm run check\` convert them between their versions and name any field that
+differs; \`npx crdshift golden record\` writes the missing versions for you to review.
 ${todo.length > 0 ? `\n${todo.length === 1 ? "One kind has" : `${todo.length} kinds have`} versions that declare different fields: write those converters first (the TODO comments in \`src/kinds/\` name every field), until \`npm run check\` passes.\n` : ""}
 Each \`src/kinds/<plural>.<group>.ts\` is yours: \`defineKind\` with the converters between
 neighbouring versions. The schemas beside it (\`*.schemas.ts\`) are generated from the CRD: when

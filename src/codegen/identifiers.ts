@@ -51,3 +51,17 @@ export function singular(name: string): string {
 export function commentText(text: string): string {
   return text.replace(/[\r\n\u2028\u2029]+/g, " ");
 }
+
+/** `text` as comment lines of at most 100 columns, each `indent marker text`. */
+export function wrapComment(text: string, indent: string, marker = "//"): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of commentText(text).split(" ")) {
+    if (line && indent.length + 3 + line.length + word.length + 1 > 100) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => `${indent}${marker} ${l}\n`).join("");
+}

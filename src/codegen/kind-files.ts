@@ -1,8 +1,10 @@
 import type { Crd } from "../openapi/crd-document";
 import { diffSchemas, isSameStructure, type SchemaDiff } from "../openapi/schema-diff";
 import { kindLabel } from "../protocol/api-version";
+import { mappingHints, suggestionSource } from "./mapping-hints";
 import { sortVersions } from "../registry/version-order";
-import { commentText, kindConstName, propertyKey } from "./identifiers";
+import { enumValues } from "./enum-values";
+import { kindConstName, propertyKey, wrapComment } from "./identifiers";
 import { schemasSource } from "./schema-source";
 
 /**
@@ -42,7 +44,7 @@ export function kindFiles(crd: Crd, options: KindFileOptions): KindFiles {
   const entries = names.map((name) =>
     constants.get(name) === name ? name : `${propertyKey(name)}: ${constants.get(name)}`,
   );
-  const schemas = `${schemasHeader(crd, names, options.crdFile, base)}import * as z from "zod/mini";\n\n${code}\n/** Every version's schema, by name, for defineKind. */\nexport const versions = { ${entries.join(", ")} };\n`;
+  const schemas = `${schemasHeader(crd, names, options.crdFile, base)}import * as z from "zod/mini";\n\n${code}\n/** Every version's schema, by name, for defineKind. */\nexport const versions = { ${entries.join(", ")} };\n\n${enumsSource(ordered)}`;
   const { source, todos } = kindSource(crd, names, options, base);
   return {
     base,
@@ -53,6 +55,32 @@ export function kindFiles(crd: Crd, options: KindFileOptions): KindFiles {
     constant: options.constant ?? kindConstName(crd.kind),
     todos,
   };
+}
+
+/**
+ * Each version's enum values by field path, with a type for their literals: the schemas check
+ * `z.string()` (see the header), the author's code and mapping() get the literal values.
+ */
+function enumsSource(versions: Crd["versions"]): string {
+  const lines = versions.map(({ name, schema }) => {
+    const fields = Object.entries(enumValues(schema)).map(
+      ([path, values]) =>
+        `    ${JSON.stringify(path)}: [${values.map((value) => JSON.stringify(value)).join(", ")}],\n`,
+    );
+    return `  ${propertyKey(name)}: {${fields.length > 0 ? `\n${fields.join("")}  ` : ""}},\n`;
+  });
+  return `/**
+ * The values each enum field declares, by version and path (\`[]\`: each item of an array), for
+ * mapping() from crdshift and for literal types: \`EnumValue<"${versions.at(-1)?.name ?? "v1"}", "spec.field">\`. The schemas
+ * above accept any string there, as the apiserver keeps values stored before an enum tightened.
+ */
+export const enums = {
+${lines.join("")}} as const;
+
+/** The literal values of one enum field of one version. */
+export type EnumValue<V extends keyof typeof enums, P extends keyof (typeof enums)[V]> =
+  (typeof enums)[V][P] extends ReadonlyArray<infer T> ? T : never;
+`;
 }
 
 function schemasHeader(crd: Crd, names: string[], crdFile: string, base: string): string {
@@ -86,12 +114,16 @@ function kindSource(
   const storage = crd.versions.find((version) => version.storage)?.name;
   const todos: string[] = [];
   const byFrom = new Map<string, string[]>(names.map((name) => [name, []]));
+  const suggestions: string[] = [];
   for (let i = 0; i + 1 < names.length; i++) {
     const [higher, lower] = [names[i]!, names[i + 1]!];
     const forward = diffSchemas(schemaOf.get(higher), schemaOf.get(lower));
-    byFrom.get(higher)!.push(converterSource(higher, lower, forward, todos));
+    const hints = mappingHints(schemaOf.get(lower), schemaOf.get(higher), forward);
+    const suggested = suggestionSource(lower, higher, hints);
+    if (suggested) suggestions.push(suggested);
+    byFrom.get(higher)!.push(converterSource(higher, lower, forward, todos, suggested !== ""));
     const backward = diffSchemas(schemaOf.get(lower), schemaOf.get(higher));
-    byFrom.get(lower)!.push(converterSource(lower, higher, backward, todos));
+    byFrom.get(lower)!.push(converterSource(lower, higher, backward, todos, suggested !== ""));
   }
   const converters = [...byFrom]
     .filter(([, entries]) => entries.length > 0)
@@ -112,10 +144,14 @@ function kindSource(
     "`npm run check` proves the converters against the CRD.",
   ];
   const doc = about.map((paragraph) => (paragraph ? wrapComment(paragraph, "", " *") : " *\n")).join("");
-  const source = `import { defineKind } from "${options.crdshiftModule ?? "crdshift"}";
-import { versions } from "./${base}.schemas.js";
+  const imports =
+    suggestions.length > 0
+      ? [`import { defineKind, mapping } from`, `import { enums, versions } from`]
+      : [`import { defineKind } from`, `import { versions } from`];
+  const source = `${imports[0]} "${options.crdshiftModule ?? "crdshift"}";
+${imports[1]} "./${base}.schemas.js";
 
-/**
+${suggestions.join("\n")}${suggestions.length > 0 ? "\n" : ""}/**
 ${doc} */
 export const ${options.constant ?? kindConstName(crd.kind)} = defineKind({
   group: ${JSON.stringify(crd.group)},
@@ -128,7 +164,7 @@ ${single}${converters}  },
   return { source, todos };
 }
 
-function converterSource(from: string, to: string, diff: SchemaDiff, todos: string[]): string {
+function converterSource(from: string, to: string, diff: SchemaDiff, todos: string[], suggested = false): string {
   const indent = "      ";
   if (isSameStructure(diff)) {
     return `${indent}// ${from} and ${to} declare the same fields: the object is copied as it is.\n${indent}${propertyKey(to)}: ({ ...object }) => object,\n`;
@@ -146,6 +182,7 @@ function converterSource(from: string, to: string, diff: SchemaDiff, todos: stri
   for (const change of diff.changed)
     parts.push(`${change.path} is ${change.a} in ${from} and ${change.b} in ${to}: convert it.`);
   if (diff.changed.length > 0) parts.push("(`as never` lets the copy compile until then.)");
+  if (suggested) parts.push("A mapping() for part of it is suggested above defineKind.");
   parts.push("Then delete this comment; `npm run check` tells what still fails.");
   const comment = wrapComment(parts.join(" "), indent);
   const body = diff.changed.length > 0 ? "({ ...object }) => object as never" : "({ ...object }) => object";
@@ -154,17 +191,4 @@ function converterSource(from: string, to: string, diff: SchemaDiff, todos: stri
 
 function list(paths: string[]): string {
   return paths.join(", ");
-}
-
-function wrapComment(text: string, indent: string, marker = "//"): string {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of commentText(text).split(" ")) {
-    if (line && indent.length + 3 + line.length + word.length + 1 > 100) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines.map((l) => `${indent}${marker} ${l}\n`).join("");
 }

@@ -18,3 +18,11 @@ export {
   type KindReport,
   type PairReport,
 } from "./round-trip";
+export {
+  assertGolden,
+  checkGolden,
+  type GoldenCase,
+  type GoldenMismatch,
+  type GoldenReport,
+  readGoldenCases,
+} from "./golden";

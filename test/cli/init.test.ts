@@ -78,6 +78,10 @@ describe("crdshift init", () => {
       "crdshift check --crd crds/widgets.example.com.yaml --crd crds/gadgets.example.com.yaml",
     );
     expect(pkg.dependencies.crdshift).toBe(`^${ownPackage().version}`);
+    expect(pkg.scripts.test).toBe("tsc --noEmit && vitest run");
+    expect(read(dir, "crdshift.config.ts")).toContain(
+      'export const crds = ["crds/widgets.example.com.yaml", "crds/gadgets.example.com.yaml"];',
+    );
     expect(read(dir, "src/registry.ts")).toContain("createRegistry([widget, gadget])");
     expect(read(dir, "src/kinds/widgets.example.com.ts")).not.toContain("TODO");
     const gadget = read(dir, "src/kinds/gadgets.example.com.ts");
@@ -92,6 +96,7 @@ describe("crdshift init", () => {
 
   it("sets the crdshift dependency, and writes the conversion stanza into the CRDs when the URL is known", async () => {
     const dir = join(scratch.dir, "with-url");
+    writeFileSync(join(scratch.dir, "crdshift-0.1.0.tgz"), "a tarball");
     const { code, stderr } = await run([
       "init",
       dir,
@@ -100,10 +105,12 @@ describe("crdshift init", () => {
       "--url",
       URL_WITH_TOKEN,
       "--crdshift",
-      "file:../crdshift-0.1.0.tgz",
+      `file:${join(scratch.dir, "crdshift-0.1.0.tgz")}`,
     ]);
     expect(code).toBe(0);
-    expect(JSON.parse(read(dir, "package.json")).dependencies.crdshift).toBe("file:../crdshift-0.1.0.tgz");
+    // The tarball travels with the project, named relative to it: a teammate and CI install it too.
+    expect(JSON.parse(read(dir, "package.json")).dependencies.crdshift).toBe("file:vendor/crdshift-0.1.0.tgz");
+    expect(read(dir, "vendor/crdshift-0.1.0.tgz")).toBe("a tarball");
     const crd = parse(read(dir, "crds/widgets.example.com.yaml")) as { spec: { conversion: unknown } };
     expect(crd.spec.conversion).toEqual({
       strategy: "Webhook",

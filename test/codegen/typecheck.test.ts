@@ -76,4 +76,37 @@ describe("generated code", () => {
     };
     expect(diagnostics([registry], options)).toEqual([]);
   }, 120_000);
+
+  it("type-checks the author's side: enum literals, and mapping() paths typed by the generated schemas", () => {
+    const file = join(scratch.dir, "authoring.ts");
+    writeFileSync(
+      file,
+      `import { mapping } from "crdshift";
+import { type EnumValue, enums, versions } from "./widgets.example.com.schemas.js";
+
+export const small: EnumValue<"v1", "spec.mode"> = "Small";
+// @ts-expect-error -- not one of the enum's values
+export const medium: EnumValue<"v1", "spec.mode"> = "Medium";
+export const same = mapping(
+  { schema: versions.v1beta1, enums: enums.v1beta1 },
+  { schema: versions.v1, enums: enums.v1 },
+  { enums: { "spec.ports[].protocol": { TCP: "TCP", UDP: "UDP" } } },
+);
+// @ts-expect-error -- not a field of v1beta1
+export const typo = mapping(versions.v1beta1, versions.v1, { rename: { "spec.mod": "spec.mode" } });
+`,
+    );
+    const options: ts.CompilerOptions = {
+      ...strict,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
+      types: ["node"],
+      exactOptionalPropertyTypes: false,
+      verbatimModuleSyntax: false,
+      baseUrl: root,
+      paths: { crdshift: ["src/index.ts"] },
+    };
+    expect(diagnostics([file], options)).toEqual([]);
+  }, 120_000);
 });

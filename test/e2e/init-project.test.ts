@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkReply, type SentReview } from "../../src/testing/apiserver";
@@ -169,8 +169,9 @@ describe.skipIf(!packaged)("crdshift init, from the packed tarball to a project 
       dir,
     );
     expect(ran.stdout).toContain("src/kinds/widgets.example.com.ts: Widget.example.com (v1, v1beta1), ready");
+    // The tarball is copied into the project and named relative to it.
     expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).dependencies.crdshift).toBe(
-      `file:${tarball}`,
+      `file:vendor/${basename(tarball)}`,
     );
   });
 
