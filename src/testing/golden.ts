@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, relative } from "node:path";
 import { parseDocuments, readTextFile } from "../cli/io";
-import { jsonDifferences } from "../cli/diff/json-differences";
+import { jsonDifferences } from "../compare/json-differences";
 import { convertObjects } from "../engine/convert-batch";
 import { parseApiVersion } from "../protocol/api-version";
 import type { Registry } from "../registry";
