@@ -4,7 +4,7 @@ import type { Registry } from "../registry/registry";
 import type { Route } from "../registry/routes";
 import { runChain } from "./converter-chain";
 import { isJsonObject, type JsonObject } from "./json-values";
-import { guardMetadata, privateMetadata } from "./metadata";
+import { ConvertedMaps, guardMaps, guardMetadata, privateMetadata } from "./metadata";
 import { checkSourceSchema, kindDefinition, kindOf, sourceMetadata, sourceVersion } from "./object-checks";
 import { protoKeyValues } from "./proto-keys";
 
@@ -74,7 +74,9 @@ export function startObject(
  */
 export function finishObject(converted: JsonObject, object: JsonObject, desiredAPIVersion: string): JsonObject {
   const original = object.metadata;
-  const metadata = guardMetadata(isJsonObject(original) ? original : undefined, converted.metadata);
+  const own = isJsonObject(original) ? original : undefined;
+  const from = converted.metadata;
+  const metadata = from instanceof ConvertedMaps ? guardMaps(own, from) : guardMetadata(own, from);
   converted.apiVersion = desiredAPIVersion;
   converted.kind = object.kind;
   converted.metadata = metadata;

@@ -1,7 +1,7 @@
 import type { KindDefinition } from "../registry/kind";
 import type { Route, Step } from "../registry/routes";
 import { ConversionFailure } from "./conversion-failure";
-import { isPending, readResult, settle } from "./converter-result";
+import { isPending, readConvertedMaps, readResult, settle } from "./converter-result";
 import { converterErrorText, inStep } from "./failure-messages";
 import type { JsonObject } from "./json-values";
 import { schemaIssue } from "./validate";
@@ -68,6 +68,8 @@ function checkedResult(
       `the converter's result does not match the ${step.to} schema: ${issue}${where}`,
     );
   }
+  // The last result's metadata is the converter's (converter-result.ts): what the guard needs of it, read now.
+  if (last) result.metadata = readConvertedMaps(result, where);
   return result;
 }
 

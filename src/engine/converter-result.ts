@@ -1,7 +1,8 @@
 import { ConversionFailure } from "./conversion-failure";
 import type { JsonObject } from "./json-values";
+import { ConvertedMaps, MapRead } from "./metadata";
 import { objectPrototypeIsPolluted } from "../protocol/polluted-prototype";
-import { ResultWalk, Unreadable } from "./result-walk";
+import { ResultWalk, Unreadable, unreadable } from "./result-walk";
 
 /**
  * A converter's result, read once into crdshift's own data. Everything after a converter, the
@@ -17,8 +18,8 @@ import { ResultWalk, Unreadable } from "./result-walk";
 export interface ResultOptions {
   /**
    * The chain's last step. Its metadata is replaced by the object's own but for labels and
-   * annotations (engine/metadata.ts), so only those are copied; the rest is read by the
-   * schema check alone.
+   * annotations (engine/metadata.ts): it is not copied, but read by the schema check, and its
+   * labels and annotations by `readConvertedMaps`.
    */
   last: boolean;
   /** The values of the input's `__proto__` fields (engine/proto-keys.ts), or undefined. */
@@ -29,21 +30,48 @@ export interface ResultOptions {
 
 /** The converter's result as crdshift's own plain object; throws a converter-error ConversionFailure. */
 export function readResult(output: unknown, options: ResultOptions): JsonObject {
-  const walk = new ResultWalk(options.held, objectPrototypeIsPolluted());
   try {
-    const view = walk.top(output);
-    if (!walk.isObject(view)) {
-      throw new ConversionFailure(
-        "converter-error",
-        `the converter returned ${what(view)}, not an object${options.step}`,
-      );
+    const walk = new ResultWalk(options.held, objectPrototypeIsPolluted());
+    const view = typeof output === "object" && output !== null ? walk.view(output, "") : output;
+    if (typeof view !== "object" || view === null || isArray(view)) {
+      const what = view === null ? "null" : typeof view === "object" ? "an array" : typeof view;
+      throw new ConversionFailure("converter-error", `the converter returned ${what}, not an object${options.step}`);
     }
     // With `held`, the metadata's objects may need their fields back (proto-keys.ts): all copied.
     return walk.copyObject(view, 0, options.last && !options.held);
   } catch (error) {
-    if (error instanceof Unreadable)
-      throw new ConversionFailure("converter-error", `${walk.message(error)}${options.step}`);
-    throw error;
+    if (!(error instanceof Unreadable)) throw error;
+    if (error.target !== undefined) error.raws.push(output);
+    throw failure(error, options.step);
+  }
+}
+
+const NO_MAPS = new ConvertedMaps(undefined, undefined);
+
+/**
+ * The labels and annotations of the last step's result (`readResult` with `last`, which left
+ * its metadata as the converter's), read once as the metadata guard reads them: without
+ * toJSON, a map as its own names and values. Throws a converter-error ConversionFailure.
+ */
+export function readConvertedMaps(result: JsonObject, step: string): ConvertedMaps {
+  const { metadata } = result;
+  if (typeof metadata !== "object" || metadata === null) return NO_MAPS;
+  try {
+    if (isArray(metadata)) return NO_MAPS;
+  } catch (error) {
+    throw failure(within(error, "metadata"), step);
+  }
+  const map = metadata as JsonObject;
+  return new ConvertedMaps(readMap(map, "labels", step), readMap(map, "annotations", step));
+}
+
+function readMap(metadata: JsonObject, field: "labels" | "annotations", step: string): unknown {
+  try {
+    const value = field === "labels" ? metadata.labels : metadata.annotations;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    return new MapRead(Object.keys(value), Object.values(value));
+  } catch (error) {
+    throw failure(within(within(error, field), "metadata"), step);
   }
 }
 
@@ -56,8 +84,7 @@ export function isPending(output: unknown, step: string): output is Promise<unkn
   try {
     return output instanceof Promise;
   } catch (error) {
-    const walk = new ResultWalk(undefined, false);
-    throw new ConversionFailure("converter-error", `${walk.message(walk.thrown(error))}${step}`);
+    throw failure(unreadable(error), step);
   }
 }
 
@@ -70,8 +97,20 @@ export function settle(output: Promise<unknown>): Promise<unknown> {
   return new Promise((resolve) => resolve(output));
 }
 
-/** What a result that is not an object is, for a message: an object here is an array (isObject said no). */
-function what(value: unknown): string {
-  if (value === null) return "null";
-  return typeof value === "object" ? "an array" : typeof value;
+function failure(problem: Unreadable, step: string): ConversionFailure {
+  return new ConversionFailure("converter-error", `${problem.message()}${step}`);
+}
+
+function within(error: unknown, key: string): Unreadable {
+  const problem = unreadable(error);
+  problem.keys.push(key);
+  return problem;
+}
+
+function isArray(value: object): boolean {
+  try {
+    return Array.isArray(value);
+  } catch (error) {
+    throw unreadable(error); // a revoked proxy
+  }
 }

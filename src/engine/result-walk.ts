@@ -6,21 +6,60 @@ import { withOwnProtoField } from "./proto-keys";
 /**
  * The copy of a converter's result that converter-result.ts makes: each value read once, as
  * JSON.stringify reads it, into new plain objects and arrays. Every read of the converter's
- * values is here, and what one throws becomes an `Unreadable` at the path being read.
+ * values is here, and what one throws becomes an `Unreadable`, which collects the path to the
+ * field as it travels up (nothing is tracked on the way down: most results have no problem).
  */
 
 type Key = string | number;
 
-/** What is wrong with a converter's result; where is the walk's path when it is thrown. */
+/** What is wrong with a converter's result, and where. */
 export class Unreadable {
+  /** The keys from the field up to the result, innermost first. */
+  readonly keys: Key[] = [];
+  /** For a cycle: the objects along the path as the converter holds them, innermost first, the result last. */
+  readonly raws: unknown[] = [];
+
   constructor(
     /** What the message says of the field: `holds NaN`, `could not be read`. */
     readonly problem: string,
     /** What follows the field's path: `: TypeError: …`, `, which JSON cannot carry …`. */
     readonly detail = "",
-    /** For a cycle: how many keys of the path lead to the object it comes back to. */
-    readonly backTo?: number,
+    /** For a cycle: the object met again, as the converter holds it. */
+    readonly target?: object,
   ) {}
+
+  /** The message, naming the field: `the converter's result holds NaN at spec.list[1].n, …`. */
+  message(): string {
+    const path = [...this.keys].reverse();
+    if (this.target !== undefined) {
+      // Said at the cycle's first turn: the first object met again, where first and where again.
+      const raws = [...this.raws].reverse();
+      const seen = new Map<unknown, number>();
+      for (let again = 0; again < raws.length; again++) {
+        const first = seen.get(raws[again]);
+        if (first !== undefined) {
+          const back = first === 0 ? "the result itself" : pathText(path.slice(0, first));
+          return `the converter's result refers to itself: ${pathText(path.slice(0, again))} is ${back}`;
+        }
+        seen.set(raws[again], again);
+      }
+    }
+    const at = pathText(path);
+    return `the converter's result ${this.problem}${at ? ` at ${at}` : ""}${this.detail}`;
+  }
+}
+
+/** What reading a value threw, as a problem of the result. */
+export function unreadable(error: unknown): Unreadable {
+  return error instanceof Unreadable ? error : new Unreadable("could not be read", `: ${thrownText(error)}`);
+}
+
+/** `error` as a problem under `key`; `raw`: the object held there (for a cycle's message). */
+function within(error: unknown, key: Key, raw?: object): Unreadable {
+  const problem = unreadable(error);
+  problem.keys.push(key);
+  if (problem.target !== undefined) problem.raws.push(raw);
+  return problem;
 }
 
 /** Levels copied by recursion, the fastest; below, an explicit stack (results nest as deep as inputs: 10,000 levels). */
@@ -42,29 +81,12 @@ const OPAQUE: ReadonlyArray<[abstract new (...args: never[]) => object, string]>
 ];
 
 export class ResultWalk {
-  /** The keys from the result to the value being read: where a problem is when one is thrown. */
-  private readonly path: Key[] = [];
-  /** The objects as the converter holds them along the path, `open[i]` at its first i keys: for cycles. */
-  private readonly open: object[] = [];
-
   constructor(
     /** The values of the input's `__proto__` fields (proto-keys.ts); grows by the copies of such fields. */
     private readonly held: Set<object> | undefined,
     /** Whether for-in also yields inherited names (Object.prototype is polluted). */
     private readonly inherited: boolean,
   ) {}
-
-  /** What JSON writes in place of the result itself (see `view`), the walk started at it. */
-  top(output: unknown): unknown {
-    if (typeof output !== "object" || output === null) return output;
-    this.open.push(output);
-    return this.view(output, "");
-  }
-
-  /** Whether a value read is an object JSON writes as `{…}` (not null, not an array). */
-  isObject(value: unknown): value is JsonObject {
-    return typeof value === "object" && value !== null && !this.isArray(value);
-  }
 
   /**
    * What JSON writes in the place of an object met under `key`: its toJSON's value, a boxed
@@ -88,75 +110,60 @@ export class ResultWalk {
       if (prototype === Object.prototype || prototype === null || Array.isArray(value)) return value;
       return unboxed(value);
     } catch (error) {
-      throw this.thrown(error);
+      throw unreadable(error);
     }
   }
 
-  /** A copy of an object's own enumerable fields; for the chain's last step (`last`), its metadata as the guard reads it. */
-  copyObject(source: object, depth: number, last = false): JsonObject {
-    const copy = this.spread(source);
+  /**
+   * A copy of an object's own enumerable fields, `level` keys below the result. For the
+   * chain's last step (`last`), the metadata is left as it is: the schema check reads it,
+   * converter-result.ts its labels and annotations, and the reply holds the object's own.
+   */
+  copyObject(source: object, level: number, last = false): JsonObject {
+    let copy: JsonObject;
+    try {
+      // Two spreads, two inline caches: V8 copies fast only at a site that has seen few shapes,
+      // and a converter's results share theirs while the objects inside them vary.
+      copy = level === 0 ? { ...source } : { ...source };
+    } catch (error) {
+      const key = throwingKey(source);
+      throw key === undefined ? unreadable(error) : within(error, key);
+    }
     for (const key in copy) {
       if (this.inherited && !Object.hasOwn(copy, key)) continue;
-      if (last && key === "metadata") copy.metadata = this.lastMetadata(copy.metadata);
-      else this.adoptField(copy, key, depth);
-    }
-    return copy;
-  }
-
-  /** The message of a problem found, naming where it is. */
-  message(problem: Unreadable): string {
-    const at = pathText(this.path);
-    if (problem.backTo !== undefined) {
-      const back = problem.backTo === 0 ? "the result itself" : pathText(this.path.slice(0, problem.backTo));
-      return `the converter's result refers to itself: ${at} is ${back}`;
-    }
-    return `the converter's result ${problem.problem}${at ? ` at ${at}` : ""}${problem.detail}`;
-  }
-
-  /** What reading a value threw, as a problem of the result (at `key` under the path, where known). */
-  thrown(error: unknown, key?: Key): Unreadable {
-    if (error instanceof Unreadable) return error;
-    if (key !== undefined) this.path.push(key);
-    return new Unreadable("could not be read", `: ${thrownText(error)}`);
-  }
-
-  /** A field of a copy (holding the converter's value) made crdshift's own. */
-  private adoptField(copy: JsonObject, key: string, depth: number): void {
-    const item = copy[key];
-    if (typeof item === "object") {
-      if (item !== null) copy[key] = this.copyField(item, key, depth);
-    } else if (typeof item === "number") {
-      if (!Number.isFinite(item)) {
-        this.path.push(key);
-        throw nonFinite(item);
+      const item = copy[key];
+      if (typeof item === "object") {
+        if (item !== null && !(last && key === "metadata")) copy[key] = this.copyField(item, key, level + 1);
+      } else if (typeof item === "number") {
+        if (!Number.isFinite(item)) throw within(nonFinite(item), key);
+      } else if (typeof item === "function" || typeof item === "symbol") {
+        copy[key] = undefined; // JSON leaves them out
       }
-    } else if (typeof item === "function" || typeof item === "symbol") {
-      copy[key] = undefined; // JSON leaves them out
     }
-  }
-
-  /** The copy of an object or array met under `key` in a container `depth` levels down. */
-  private copyField(item: object, key: Key, depth: number): unknown {
-    this.path.push(key);
-    this.open.push(item);
-    const view = this.view(item, key);
-    let copy: unknown;
-    if (typeof view !== "object" || view === null) copy = this.scalar(view, typeof key === "number");
-    else if (depth + 1 >= RECURSION_LIMIT) copy = this.copyDeep(view, item);
-    else copy = this.isArray(view) ? this.copyArray(view as unknown[], depth + 1) : this.copyObject(view, depth + 1);
-    // A later converter of the chain gets this copy: its loss of the field is put back by it.
-    if (this.held && key === "__proto__" && typeof copy === "object" && copy !== null) this.held.add(copy);
-    this.open.pop();
-    this.path.pop();
     return copy;
   }
 
-  private copyArray(source: unknown[], depth: number): unknown[] {
+  /** The copy of an object or array met under `key`, `level` keys below the result. */
+  private copyField(item: object, key: Key, level: number): unknown {
+    try {
+      const view = this.view(item, key);
+      if (typeof view !== "object" || view === null) return scalar(view, typeof key === "number");
+      if (level >= RECURSION_LIMIT) return this.copyDeep(view, item);
+      const copy = isArray(view) ? this.copyArray(view as unknown[], level) : this.copyObject(view, level);
+      // A later converter of the chain gets this copy: its loss of the field is put back by it.
+      if (this.held && key === "__proto__") this.held.add(copy);
+      return copy;
+    } catch (error) {
+      throw within(error, key, item);
+    }
+  }
+
+  private copyArray(source: unknown[], level: number): unknown[] {
     let length: number;
     try {
       length = Number(source.length);
     } catch (error) {
-      throw this.thrown(error);
+      throw unreadable(error);
     }
     const copy: unknown[] = [];
     for (let i = 0; i < length; i++) {
@@ -164,40 +171,18 @@ export class ResultWalk {
       try {
         item = source[i];
       } catch (error) {
-        throw this.thrown(error, i);
+        throw within(error, i);
       }
-      if (typeof item === "object" && item !== null) item = this.copyField(item, i, depth);
+      if (typeof item === "object" && item !== null) item = this.copyField(item, i, level + 1);
       else if (typeof item !== "string" && typeof item !== "boolean") {
-        this.path.push(i);
-        item = this.scalar(item, true);
-        this.path.pop();
+        try {
+          item = scalar(item, true);
+        } catch (error) {
+          throw within(error, i);
+        }
       }
       copy.push(item);
     }
-    return copy;
-  }
-
-  /**
-   * The last step's metadata: only labels and annotations can reach the reply (the guard reads
-   * them, without toJSON, as it always did); the rest is the converter's, read by the schema
-   * check alone, then replaced by the object's own.
-   */
-  private lastMetadata(metadata: unknown): unknown {
-    if (!this.isObject(metadata)) return metadata;
-    this.path.push("metadata");
-    const copy = this.spread(metadata);
-    const { labels, annotations } = copy;
-    if (this.isObject(labels)) {
-      this.path.push("labels");
-      copy.labels = this.spread(labels);
-      this.path.pop();
-    }
-    if (this.isObject(annotations)) {
-      this.path.push("annotations");
-      copy.annotations = this.spread(annotations);
-      this.path.pop();
-    }
-    this.path.pop();
     return copy;
   }
 
@@ -211,9 +196,12 @@ export class ResultWalk {
     const keyLists: Array<string[] | undefined> = [];
     const lengths: number[] = [];
     const positions: number[] = [];
+    // The path below the root, and the objects along it as the converter holds them.
+    const path: Key[] = [];
+    const raws: unknown[] = [];
     // Cycles are looked for only down here: any cycle makes the descent endless, so it comes
     // round again below the recursion's levels, where a check costs no ordinary object.
-    const openHere = new Set<object>([raw]);
+    const open = new Set<object>([raw]);
     const enter = (source: object, target: JsonObject | unknown[]) => {
       let keys: string[] | undefined;
       let length: number;
@@ -221,7 +209,7 @@ export class ResultWalk {
         keys = Array.isArray(target) ? undefined : Object.keys(source);
         length = keys ? keys.length : Number((source as unknown[]).length);
       } catch (error) {
-        throw this.thrown(error);
+        throw unreadable(error);
       }
       sources.push(source);
       targets.push(target);
@@ -229,102 +217,83 @@ export class ResultWalk {
       lengths.push(length);
       positions.push(0);
     };
-    const top = this.isArray(root) ? [] : {};
-    enter(root, top);
-    while (sources.length > 0) {
-      const at = sources.length - 1;
-      const position = positions[at]!;
-      if (position >= lengths[at]!) {
-        sources.pop();
-        targets.pop();
-        keyLists.pop();
-        lengths.pop();
-        positions.pop();
-        if (sources.length === 0) break; // the root: its caller leaves it
-        openHere.delete(this.open.pop()!);
-        this.path.pop(); // the key that led into it
-        continue;
-      }
-      positions[at] = position + 1;
-      const keys = keyLists[at];
-      const key: Key = keys ? keys[position]! : position;
-      this.path.push(key);
-      let item: unknown;
-      try {
-        item = (sources[at] as Record<Key, unknown>)[key];
-      } catch (error) {
-        throw this.thrown(error);
-      }
-      if (typeof item === "object" && item !== null) {
-        this.open.push(item);
-        if (openHere.has(item)) throw this.cycle();
-        const view = this.view(item, key);
-        if (typeof view === "object" && view !== null) {
-          openHere.add(item);
-          const copy = this.isArray(view) ? [] : {};
-          put(targets[at]!, key, copy);
-          if (this.held && key === "__proto__") this.held.add(copy);
-          enter(view, copy);
-          continue; // the key stays on the path while its value is copied
+    try {
+      const top = isArray(root) ? [] : {};
+      enter(root, top);
+      while (sources.length > 0) {
+        const at = sources.length - 1;
+        const position = positions[at]!;
+        if (position >= lengths[at]!) {
+          sources.pop();
+          targets.pop();
+          keyLists.pop();
+          lengths.pop();
+          positions.pop();
+          if (sources.length === 0) break; // the root
+          open.delete(raws.pop() as object);
+          path.pop();
+          continue;
         }
-        this.open.pop();
-        item = view;
+        positions[at] = position + 1;
+        const keys = keyLists[at];
+        const key: Key = keys ? keys[position]! : position;
+        path.push(key);
+        let item = (sources[at] as Record<Key, unknown>)[key];
+        raws.push(item);
+        if (typeof item === "object" && item !== null) {
+          if (open.has(item)) throw new Unreadable("refers to itself", "", item);
+          const view = this.view(item, key);
+          if (typeof view === "object" && view !== null) {
+            open.add(item);
+            const copy = isArray(view) ? [] : {};
+            put(targets[at]!, key, copy);
+            if (this.held && key === "__proto__") this.held.add(copy);
+            enter(view, copy);
+            continue; // the key stays on the path while its value is copied
+          }
+          item = view;
+        }
+        put(targets[at]!, key, scalar(item, keys === undefined));
+        path.pop();
+        raws.pop();
       }
-      put(targets[at]!, key, this.scalar(item, keys === undefined));
-      this.path.pop();
-    }
-    return top;
-  }
-
-  /** A value JSON writes as it is: NaN and ±Infinity refused; undefined, functions and symbols left out (null in a list). */
-  private scalar(value: unknown, inArray: boolean): unknown {
-    switch (typeof value) {
-      case "number":
-        if (!Number.isFinite(value)) throw nonFinite(value);
-        return value;
-      case "undefined":
-      case "function":
-      case "symbol":
-        return inArray ? null : undefined;
-      default:
-        return value;
-    }
-  }
-
-  /** The object's own enumerable fields, read once; what throws is located by name where it can be. */
-  private spread(source: object): JsonObject {
-    try {
-      return { ...source } as JsonObject;
+      return top;
     } catch (error) {
-      throw this.thrown(error, throwingKey(source));
-    }
-  }
-
-  private isArray(value: object): boolean {
-    try {
-      return Array.isArray(value);
-    } catch (error) {
-      throw this.thrown(error); // a revoked proxy
-    }
-  }
-
-  /** The cycle the walk went round: the first container open twice, and where it is again. */
-  private cycle(): Unreadable {
-    const first = new Map<object, number>();
-    for (let i = 0; i < this.open.length; i++) {
-      const seen = first.get(this.open[i]!);
-      if (seen !== undefined) {
-        this.path.length = i;
-        return new Unreadable("refers to itself", "", seen);
+      const problem = unreadable(error);
+      for (let i = path.length - 1; i >= 0; i--) {
+        problem.keys.push(path[i]!);
+        if (problem.target !== undefined) problem.raws.push(raws[i]);
       }
-      first.set(this.open[i]!, i);
+      throw problem;
     }
-    return new Unreadable("refers to itself");
+  }
+}
+
+/** A value JSON writes as it is: NaN and ±Infinity refused; undefined, functions and symbols left out (null in a list). */
+function scalar(value: unknown, inArray: boolean): unknown {
+  switch (typeof value) {
+    case "number":
+      if (!Number.isFinite(value)) throw nonFinite(value);
+      return value;
+    case "undefined":
+    case "function":
+    case "symbol":
+      return inArray ? null : undefined;
+    default:
+      return value;
   }
 }
 
 function nonFinite(value: number): Unreadable {
   return new Unreadable(`holds ${String(value)}`, CANNOT_CARRY_NUMBER);
+}
+
+function isArray(value: object): boolean {
+  try {
+    return Array.isArray(value);
+  } catch (error) {
+    throw unreadable(error); // a revoked proxy
+  }
 }
 
 /** A boxed primitive as JSON writes it; an object JSON would empty refused; any other as it is (its own fields). */
