@@ -2,7 +2,9 @@ import { ConversionFailure } from "./conversion-failure";
 import type { JsonObject } from "./json-values";
 import { ConvertedMaps, MapRead } from "./metadata";
 import { objectPrototypeIsPolluted } from "../protocol/polluted-prototype";
-import { ResultWalk, Unreadable, unreadable } from "./result-walk";
+import { isArray } from "./json-view";
+import { Unreadable, unreadable, within } from "./result-problem";
+import { ResultWalk } from "./result-walk";
 
 /**
  * A converter's result, read once into crdshift's own data. Everything after a converter, the
@@ -99,18 +101,4 @@ export function settle(output: Promise<unknown>): Promise<unknown> {
 
 function failure(problem: Unreadable, step: string): ConversionFailure {
   return new ConversionFailure("converter-error", `${problem.message()}${step}`);
-}
-
-function within(error: unknown, key: string): Unreadable {
-  const problem = unreadable(error);
-  problem.keys.push(key);
-  return problem;
-}
-
-function isArray(value: object): boolean {
-  try {
-    return Array.isArray(value);
-  } catch (error) {
-    throw unreadable(error); // a revoked proxy
-  }
 }

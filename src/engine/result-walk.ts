@@ -1,7 +1,7 @@
-import { clip } from "../clip";
-import { thrownText } from "./failure-messages";
+import { isArray, nonFinite, scalar, unboxed } from "./json-view";
 import type { JsonObject } from "./json-values";
 import { withOwnProtoField } from "./proto-keys";
+import { type Key, Unreadable, unreadable, within } from "./result-problem";
 
 /**
  * The copy of a converter's result that converter-result.ts makes: each value read once, as
@@ -10,75 +10,8 @@ import { withOwnProtoField } from "./proto-keys";
  * field as it travels up (nothing is tracked on the way down: most results have no problem).
  */
 
-type Key = string | number;
-
-/** What is wrong with a converter's result, and where. */
-export class Unreadable {
-  /** The keys from the field up to the result, innermost first. */
-  readonly keys: Key[] = [];
-  /** For a cycle: the objects along the path as the converter holds them, innermost first, the result last. */
-  readonly raws: unknown[] = [];
-
-  constructor(
-    /** What the message says of the field: `holds NaN`, `could not be read`. */
-    readonly problem: string,
-    /** What follows the field's path: `: TypeError: …`, `, which JSON cannot carry …`. */
-    readonly detail = "",
-    /** For a cycle: the object met again, as the converter holds it. */
-    readonly target?: object,
-  ) {}
-
-  /** The message, naming the field: `the converter's result holds NaN at spec.list[1].n, …`. */
-  message(): string {
-    const path = [...this.keys].reverse();
-    if (this.target !== undefined) {
-      // Said at the cycle's first turn: the first object met again, where first and where again.
-      const raws = [...this.raws].reverse();
-      const seen = new Map<unknown, number>();
-      for (let again = 0; again < raws.length; again++) {
-        const first = seen.get(raws[again]);
-        if (first !== undefined) {
-          const back = first === 0 ? "the result itself" : pathText(path.slice(0, first));
-          return `the converter's result refers to itself: ${pathText(path.slice(0, again))} is ${back}`;
-        }
-        seen.set(raws[again], again);
-      }
-    }
-    const at = pathText(path);
-    return `the converter's result ${this.problem}${at ? ` at ${at}` : ""}${this.detail}`;
-  }
-}
-
-/** What reading a value threw, as a problem of the result. */
-export function unreadable(error: unknown): Unreadable {
-  return error instanceof Unreadable ? error : new Unreadable("could not be read", `: ${thrownText(error)}`);
-}
-
-/** `error` as a problem under `key`; `raw`: the object held there (for a cycle's message). */
-function within(error: unknown, key: Key, raw?: object): Unreadable {
-  const problem = unreadable(error);
-  problem.keys.push(key);
-  if (problem.target !== undefined) problem.raws.push(raw);
-  return problem;
-}
-
 /** Levels copied by recursion, the fastest; below, an explicit stack (results nest as deep as inputs: 10,000 levels). */
 const RECURSION_LIMIT = 64;
-
-const CANNOT_CARRY_NUMBER = ", which JSON cannot carry (it would arrive as null)";
-const CANNOT_CARRY_OBJECT = ", which JSON cannot carry (it would arrive as {})";
-
-/** Objects JSON would write as `{}` (or a list of indices), losing what they hold: refused, not sent so. */
-const OPAQUE: ReadonlyArray<[abstract new (...args: never[]) => object, string]> = [
-  [Map, "a Map"],
-  [Set, "a Set"],
-  [WeakMap, "a WeakMap"],
-  [WeakSet, "a WeakSet"],
-  [Promise, "a promise"],
-  [RegExp, "a RegExp"],
-  [Error, "an Error"],
-  [ArrayBuffer, "an ArrayBuffer"],
-];
 
 export class ResultWalk {
   constructor(
@@ -269,45 +202,6 @@ export class ResultWalk {
   }
 }
 
-/** A value JSON writes as it is: NaN and ±Infinity refused; undefined, functions and symbols left out (null in a list). */
-function scalar(value: unknown, inArray: boolean): unknown {
-  switch (typeof value) {
-    case "number":
-      if (!Number.isFinite(value)) throw nonFinite(value);
-      return value;
-    case "undefined":
-    case "function":
-    case "symbol":
-      return inArray ? null : undefined;
-    default:
-      return value;
-  }
-}
-
-function nonFinite(value: number): Unreadable {
-  return new Unreadable(`holds ${String(value)}`, CANNOT_CARRY_NUMBER);
-}
-
-function isArray(value: object): boolean {
-  try {
-    return Array.isArray(value);
-  } catch (error) {
-    throw unreadable(error); // a revoked proxy
-  }
-}
-
-/** A boxed primitive as JSON writes it; an object JSON would empty refused; any other as it is (its own fields). */
-function unboxed(value: object): unknown {
-  if (value instanceof Number) return Number(value);
-  if (value instanceof String) return String(value);
-  if (value instanceof Boolean) return Boolean.prototype.valueOf.call(value);
-  if (value instanceof BigInt) return BigInt.prototype.valueOf.call(value);
-  for (const [type, name] of OPAQUE)
-    if (value instanceof type) throw new Unreadable(`holds ${name}`, CANNOT_CARRY_OBJECT);
-  if (ArrayBuffer.isView(value)) throw new Unreadable("holds a typed array", CANNOT_CARRY_OBJECT);
-  return value;
-}
-
 /** The field whose read throws, asked again one by one (after a spread threw), or undefined. */
 function throwingKey(source: object): string | undefined {
   try {
@@ -329,14 +223,4 @@ function put(target: JsonObject | unknown[], key: Key, value: unknown): void {
   if (key === "__proto__")
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else (target as Record<Key, unknown>)[key] = value;
-}
-
-/** `spec.list[1].value`, clipped. */
-function pathText(path: readonly Key[]): string {
-  let text = "";
-  for (const key of path) {
-    text += typeof key === "number" ? `[${key}]` : text ? `.${key}` : key;
-    if (text.length > 1000) break;
-  }
-  return clip(text);
 }
