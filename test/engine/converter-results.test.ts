@@ -107,6 +107,16 @@ describe("a result shared between objects, frozen, or the converter's own", () =
     expect(cache).toEqual({ spec: { size: 1, steps: ["v2"] } });
   });
 
+  it("a frozen result that lost a `__proto__` field to the prototype setter: the field is put back in the copy", async () => {
+    const spec: unknown = JSON.parse('{"__proto__":{"a":1},"b":2}');
+    let returned: Record<string, unknown> | undefined;
+    const convert: AnyConverter = (object) =>
+      (returned = deepFreeze({ ...object, spec: Object.assign({}, object.spec) }));
+    const result = await throughEngine(convert, [odd("a", spec)]);
+    expect(JSON.stringify((result.objects?.[0] as { spec: unknown }).spec)).toBe('{"b":2,"__proto__":{"a":1}}');
+    expect(Object.hasOwn(returned!.spec as object, "__proto__")).toBe(false); // the converter's object as it was
+  });
+
   it("an asynchronous converter's frozen cache", async () => {
     const cache = deepFreeze({ spec: { size: 5 } });
     const result = await throughEngine(async () => cache, [odd("a"), odd("b")]);
