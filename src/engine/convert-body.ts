@@ -16,7 +16,7 @@ import type { Registry } from "../registry";
 import { type BatchResult, convertEach } from "./convert-batch";
 import type { TimeBudget } from "./time-budget";
 import { describeObject } from "./describe";
-import { holdsNonFiniteNumber, holdsValue, isJsonObject } from "./json-values";
+import { holdsValue, isJsonObject } from "./json-values";
 import { envelopeProblem, limitFailure, limitFailureBeforeParse, type ReviewLimits } from "./limits";
 import { mayHoldProtoKey } from "./proto-keys";
 
@@ -189,7 +189,10 @@ function encodeReply(
   try {
     text = encodeJson(successReply(review, objects), lossless, deep);
   } catch (error) {
-    // Only what a converter returned can fail to print: a cycle, or a toJSON that throws.
+    // The objects are crdshift's copies of what converters returned (converter-result.ts), but
+    // for `metadata.managedFields`, which a converter's input shares with the reply
+    // (engine/metadata.ts privateMetadata): a converter that put a cycle or a throwing getter
+    // there is the one thing left that can fail to print.
     const index = objects.findIndex((object) => {
       try {
         encodeJson(object, lossless, deep);
@@ -206,16 +209,6 @@ function encodeReply(
       `${convertedName(review, index)}: the converter's result cannot be written as JSON: ${why}`,
     );
   }
-  // JSON writes NaN and ±Infinity as null: a converter's NaN must not pass silently as null.
-  if (mayHoldNull(text)) {
-    const index = objects.findIndex(holdsNonFiniteNumber);
-    if (index >= 0) {
-      return fail(
-        "converter-error",
-        `${convertedName(review, index)}: the converter's result holds NaN or Infinity, which JSON cannot carry (it would arrive as null)`,
-      );
-    }
-  }
   if (replyLimit !== undefined && exceedsEmbedded(text, replyLimit)) {
     return fail(
       "reply-too-large",
@@ -224,18 +217,6 @@ function encodeReply(
     );
   }
   return { text };
-}
-
-// null as a value in compact JSON: a fixed-length pattern, which V8's regex engine skips through.
-const NULL_VALUE = /[:,[]null[,}\]]/;
-
-/**
- * Whether the reply has a null as a value. `ull` is looked for first: V8 searches a short
- * string by its first character, and `u` is far rarer in a review than `n` (a third of the
- * expression's instructions on a reply without it); only a reply holding it is searched again.
- */
-function mayHoldNull(text: string): boolean {
-  return text.includes("ull") && NULL_VALUE.test(text);
 }
 
 /** How a converter failure names its object: `object 0 (default/a) CronTab example.com/v1 -> example.com/v2`. */

@@ -4,7 +4,7 @@ import type { Registry } from "../registry/registry";
 import type { Route } from "../registry/routes";
 import { runChain } from "./converter-chain";
 import { isJsonObject, type JsonObject } from "./json-values";
-import { guardMetadata, privateMetadata } from "./metadata";
+import { ConvertedMaps, guardMaps, guardMetadata, privateMetadata } from "./metadata";
 import { checkSourceSchema, kindDefinition, kindOf, sourceMetadata, sourceVersion } from "./object-checks";
 import { protoKeyValues } from "./proto-keys";
 
@@ -69,10 +69,14 @@ export function startObject(
 /**
  * The converted object as the apiserver must receive it: the desired apiVersion, the kind it was
  * sent with, and its metadata restored but for labels and annotations (engine/metadata.ts).
+ * Written in place: `converted` is crdshift's own copy of what the converter returned
+ * (converter-result.ts), never the converter's object.
  */
 export function finishObject(converted: JsonObject, object: JsonObject, desiredAPIVersion: string): JsonObject {
   const original = object.metadata;
-  const metadata = guardMetadata(isJsonObject(original) ? original : undefined, converted.metadata);
+  const own = isJsonObject(original) ? original : undefined;
+  const from = converted.metadata;
+  const metadata = from instanceof ConvertedMaps ? guardMaps(own, from) : guardMetadata(own, from);
   converted.apiVersion = desiredAPIVersion;
   converted.kind = object.kind;
   converted.metadata = metadata;

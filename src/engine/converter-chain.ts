@@ -1,16 +1,16 @@
 import type { KindDefinition } from "../registry/kind";
 import type { Route, Step } from "../registry/routes";
 import { ConversionFailure } from "./conversion-failure";
+import { isPending, readConvertedMaps, readResult, settle } from "./converter-result";
 import { converterErrorText, inStep } from "./failure-messages";
-import { isJsonObject, type JsonObject } from "./json-values";
-import { restoreProtoKeys } from "./proto-keys";
+import type { JsonObject } from "./json-values";
 import { schemaIssue } from "./validate";
 
 /**
- * Runs the converters of a route from step `first` on, each on the previous one's output, and
- * returns the last output: checked to be an object of its version's schema after every step.
- * Synchronous until a converter returns a promise; the rest of the chain then continues after
- * it. Throws (or rejects with) a ConversionFailure.
+ * Runs the converters of a route from step `first` on, each on the previous one's result, and
+ * returns the last: each result read into crdshift's own copy (converter-result.ts) and checked
+ * to be an object of its version's schema. Synchronous until a converter returns a promise;
+ * the rest of the chain then continues after it. Throws (or rejects with) a ConversionFailure.
  *
  * `held`: the values of the input's `__proto__` fields, put back where a converter lost them to
  * the prototype setter (engine/proto-keys.ts); undefined when the input has none.
@@ -36,40 +36,41 @@ export function runChain(
     } catch (error) {
       throw converterFailure(error, steps, step);
     }
-    if (output instanceof Promise) {
-      return output.then(
-        (value) => {
-          checkOutput(value, steps, step, held);
-          return runChain(definition, steps, i + 1, value, held);
-        },
+    const last = i === steps.length - 1;
+    if (isPending(output, inStep(steps, step))) {
+      return settle(output).then(
+        (value) => runChain(definition, steps, i + 1, checkedResult(value, steps, step, last, held), held),
         (error) => {
           throw converterFailure(error, steps, step);
         },
       );
     }
-    checkOutput(output, steps, step, held);
-    current = output;
+    current = checkedResult(output, steps, step, last, held);
   }
   return current as JsonObject;
 }
 
-function checkOutput(output: unknown, steps: Route, step: Step, held: Set<object> | undefined): void {
-  if (!isJsonObject(output)) {
-    const what = output === null ? "null" : Array.isArray(output) ? "an array" : typeof output;
-    throw new ConversionFailure(
-      "converter-error",
-      `the converter returned ${what}, not an object${inStep(steps, step)}`,
-    );
-  }
-  // Before the schema check, which would otherwise read the lost fields through the prototype.
-  if (held) restoreProtoKeys(output, held);
-  const issue = schemaIssue(step.schema, output);
+/** The converter's result as crdshift's own copy, checked against the step's schema. */
+function checkedResult(
+  output: unknown,
+  steps: Route,
+  step: Step,
+  last: boolean,
+  held: Set<object> | undefined,
+): JsonObject {
+  const where = inStep(steps, step);
+  // The copy first: the check then reads what will be sent (a lost `__proto__` field back in place).
+  const result = readResult(output, { last, held, step: where });
+  const issue = schemaIssue(step.schema, result);
   if (issue) {
     throw new ConversionFailure(
       "converter-error",
-      `the converter's result does not match the ${step.to} schema: ${issue}${inStep(steps, step)}`,
+      `the converter's result does not match the ${step.to} schema: ${issue}${where}`,
     );
   }
+  // The last result's metadata is the converter's (converter-result.ts): what the guard needs of it, read now.
+  if (last) result.metadata = readConvertedMaps(result, where);
+  return result;
 }
 
 function converterFailure(error: unknown, steps: Route, step: Step): ConversionFailure {

@@ -110,33 +110,6 @@ export function holdsValue(root: unknown, test: (value: unknown) => boolean): bo
   return false;
 }
 
-/** Whether a value holds NaN or ±Infinity anywhere: `holdsValue` without a call per value. */
-export function holdsNonFiniteNumber(root: unknown): boolean {
-  if (typeof root !== "object" || root === null) return typeof root === "number" && !Number.isFinite(root);
-  const pending: object[] = [root];
-  const inheritedKeys = objectPrototypeIsPolluted();
-  while (pending.length > 0) {
-    const value = pending.pop()!;
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        if (typeof item === "object") {
-          if (item !== null) pending.push(item);
-        } else if (typeof item === "number" && !Number.isFinite(item)) return true;
-      }
-    } else {
-      for (const key in value) {
-        if (inheritedKeys && !Object.hasOwn(value, key)) continue;
-        const item: unknown = (value as JsonObject)[key];
-        if (typeof item === "object") {
-          if (item !== null) pending.push(item);
-        } else if (typeof item === "number" && !Number.isFinite(item)) return true;
-      }
-    }
-  }
-  return false;
-}
-
 /** A JSON value's type in words, for messages: "an array", "null", "a number". */
 export function jsonTypeName(value: unknown): string {
   if (value === null) return "null";

@@ -16,11 +16,42 @@ type MutableField = "labels" | "annotations";
  * annotations are invalid.
  */
 export function guardMetadata(original: JsonObject | undefined, converted: unknown): JsonObject {
-  // The original object is ours (parsed from the request) and untouched by converters, which
-  // work on a copy: reuse it unless labels or annotations change. Each field read by name.
+  // Each field read by name.
   const fromConverter = isJsonObject(converted) ? converted : undefined;
-  const labels = changedMap("labels", fromConverter?.labels, original?.labels);
-  const annotations = changedMap("annotations", fromConverter?.annotations, original?.annotations);
+  return guardMaps(original, new ConvertedMaps(readMap(fromConverter?.labels), readMap(fromConverter?.annotations)));
+}
+
+/**
+ * A converter's labels and annotations as the guard reads them, each read once: a map as its
+ * names and values (a `MapRead`), anything else as it is. The engine reads them so from a
+ * converter's result (converter-result.ts), where what the reading throws is the converter's.
+ */
+export class ConvertedMaps {
+  constructor(
+    readonly labels: unknown,
+    readonly annotations: unknown,
+  ) {}
+}
+
+/** A map's own names and values, in bulk (`Object.keys`, `Object.values`). */
+export class MapRead {
+  constructor(
+    readonly keys: string[],
+    readonly values: unknown[],
+  ) {}
+}
+
+/** A converted metadata field as the guard reads it: a map's names and values, read in bulk, or the value as it is. */
+export function readMap(value: unknown): unknown {
+  return isJsonObject(value) ? new MapRead(Object.keys(value), Object.values(value)) : value;
+}
+
+/** `guardMetadata` of labels and annotations already read. */
+export function guardMaps(original: JsonObject | undefined, converted: ConvertedMaps): JsonObject {
+  // The original object is ours (parsed from the request) and untouched by converters, which
+  // work on a copy: reuse it unless labels or annotations change.
+  const labels = changedMap("labels", converted.labels, original?.labels);
+  const annotations = changedMap("annotations", converted.annotations, original?.annotations);
   if (labels === undefined && annotations === undefined) return original ?? {};
   const metadata: JsonObject = { ...original };
   if (labels !== undefined) metadata.labels = labels;
@@ -34,12 +65,11 @@ export function guardMetadata(original: JsonObject | undefined, converted: unkno
  */
 function changedMap(field: MutableField, next: unknown, before: unknown): Record<string, string> | undefined {
   if (next === undefined || next === null) return undefined;
-  if (!isJsonObject(next)) {
+  if (!(next instanceof MapRead)) {
     invalidMetadata(`invalid metadata.${field} of type ${goTypeName(next)} in converted object`);
   }
   // Keys and values read once, in bulk, for both checks: all strings, and unchanged.
-  const keys = Object.keys(next);
-  const values = Object.values(next);
+  const { keys, values } = next;
   for (let i = 0; i < values.length; i++) {
     if (typeof values[i] !== "string") {
       invalidMetadata(
@@ -47,8 +77,10 @@ function changedMap(field: MutableField, next: unknown, before: unknown): Record
       );
     }
   }
-  const strings = next as Record<string, string>;
-  if (isJsonObject(before) && sameStrings(before, strings, keys, values as string[])) return undefined;
+  if (isJsonObject(before) && sameStrings(before, keys, values as string[])) return undefined;
+  // Changed: a map of crdshift's own, built from what was read.
+  const strings: Record<string, string> = {};
+  for (let i = 0; i < keys.length; i++) setField(strings, keys[i]!, values[i] as string);
   const invalid = field === "labels" ? labelsError(strings) : annotationsError(strings);
   if (invalid) invalidMetadata(invalid);
   return strings;
@@ -58,12 +90,19 @@ function invalidMetadata(problem: string): never {
   throw new ConversionFailure("invalid-metadata", problem);
 }
 
-/** Whether `b` (its keys and values given) holds the same strings under the same keys as `a`. */
-function sameStrings(a: JsonObject, b: Record<string, string>, keys: string[], values: string[]): boolean {
+/** Sets a field as data: `__proto__` too, which assignment would take for the prototype. */
+function setField(map: Record<string, string>, key: string, value: string): void {
+  if (key === "__proto__")
+    Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+  else map[key] = value;
+}
+
+/** Whether the map of `keys` and `values` holds the same strings under the same keys as `a`. */
+function sameStrings(a: JsonObject, keys: string[], values: string[]): boolean {
   // `a` is the original's map: plain data, read with for-in where that yields its own keys
   // alone (two arrays fewer per map than Object.keys and Object.values).
   if (Object.getPrototypeOf(a) === Object.prototype && !objectPrototypeIsPolluted())
-    return sameStringsInOrder(a, b, keys, values);
+    return sameStringsInOrder(a, keys, values);
   const keysBefore = Object.keys(a);
   if (keysBefore.length !== keys.length) return false;
   // A converter that kept the map has it in the same order: compared by position, with no
@@ -78,11 +117,11 @@ function sameStrings(a: JsonObject, b: Record<string, string>, keys: string[], v
     if (values[i] !== valuesBefore[i]) return false;
   }
   if (inOrder) return true;
-  return sameByKey(a, b, keys);
+  return sameByKey(a, keys, values);
 }
 
 /** `sameStrings` for an `a` whose for-in yields `Object.keys(a)`, in that order. */
-function sameStringsInOrder(a: JsonObject, b: Record<string, string>, keys: string[], values: string[]): boolean {
+function sameStringsInOrder(a: JsonObject, keys: string[], values: string[]): boolean {
   let i = 0;
   let inOrder = true;
   for (const key in a) {
@@ -94,11 +133,11 @@ function sameStringsInOrder(a: JsonObject, b: Record<string, string>, keys: stri
     i++;
   }
   if (i !== keys.length) return false;
-  return inOrder || sameByKey(a, b, keys);
+  return inOrder || sameByKey(a, keys, values);
 }
 
-function sameByKey(a: JsonObject, b: Record<string, string>, keys: string[]): boolean {
-  for (const key of keys) if (a[key] !== b[key]) return false;
+function sameByKey(a: JsonObject, keys: string[], values: string[]): boolean {
+  for (let i = 0; i < keys.length; i++) if (a[keys[i]!] !== values[i]) return false;
   return true;
 }
 

@@ -8,6 +8,8 @@
  * the test kit generates such fields so that `crdshift check` catches the converter.
  */
 
+import type { JsonObject } from "./json-values";
+
 /**
  * `\u` escapes of `_`, `o`, `p`, `r`, `t`: the characters of `__proto__` (JSON's `u` is lower-case
  * only, its hex digits either case), looked for only in text that holds a `\u00` at all: on a
@@ -41,32 +43,24 @@ export function protoKeyValues(value: unknown): Set<object> | undefined {
 }
 
 /**
- * Turns every object in `value` whose prototype is one of `held` (a `__proto__` field lost to the
- * prototype setter) back into an ordinary object with that field. `held` grows by the
- * `__proto__` fields found on the way, so a later converter of a chain is covered too.
+ * An object whose prototype is `prototype`, the value of a `__proto__` field a converter lost to
+ * the prototype setter, as the plain object it should have been: its own fields and that field
+ * (result-walk.ts copies results through this, so the converter's object is left as it is).
  */
-export function restoreProtoKeys(value: unknown, held: Set<object>): void {
-  forEachObject(value, (object) => {
-    const prototype = Object.getPrototypeOf(object) as object | null;
-    if (prototype !== Object.prototype && prototype !== null && held.has(prototype) && !Array.isArray(object)) {
-      Object.setPrototypeOf(object, Object.prototype);
-      if (!Object.hasOwn(object, "__proto__")) {
-        Object.defineProperty(object, "__proto__", {
-          value: prototype,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      }
-    }
-    if (Object.hasOwn(object, "__proto__")) {
-      const own = (object as Record<string, unknown>)["__proto__"];
-      if (typeof own === "object" && own !== null) held.add(own);
-    }
-  });
+export function withOwnProtoField(object: object, prototype: object): JsonObject {
+  const restored: JsonObject = { ...object };
+  if (!Object.hasOwn(restored, "__proto__")) {
+    Object.defineProperty(restored, "__proto__", {
+      value: prototype,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return restored;
 }
 
-/** Visits every object and array in `value` once, without recursion (converters may share or cycle). */
+/** Visits every object and array in `value` (an input, parsed or a copy of crdshift's) once, without recursion. */
 function forEachObject(value: unknown, visit: (object: object) => void): void {
   if (typeof value !== "object" || value === null) return;
   const seen = new Set<object>([value]);
@@ -74,7 +68,6 @@ function forEachObject(value: unknown, visit: (object: object) => void): void {
   while (pending.length > 0) {
     const object = pending.pop()!;
     visit(object);
-    // After the visit: a restored object's prototype is now one of its fields, to be walked too.
     for (const key of Object.keys(object)) {
       const child = (object as Record<string, unknown>)[key];
       if (typeof child === "object" && child !== null && !seen.has(child)) {

@@ -10,9 +10,11 @@ import { thrownText } from "./failure-messages";
  * schema's issue too; a check that runs out of stack (zod recurses) met an object nested too deeply.
  */
 export function schemaIssue(schema: core.$ZodType, value: unknown): string | undefined {
-  if (certainlyValid(schema, value)) return undefined;
   let result: ReturnType<typeof core.safeParse>;
   try {
+    // Inside the try too: the last step's metadata is the converter's own below its top level
+    // (converter-result.ts), and what reading it throws is the checked value's issue.
+    if (certainlyValid(schema, value)) return undefined;
     result = core.safeParse(schema, value);
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message))

@@ -84,12 +84,11 @@ describe("what a converter returns that JSON cannot carry", () => {
     ["abc", "NaN"],
     ["Infinity", "Infinity"],
   ] as const) {
-    it(`${what} is not passed off as null: a Failure naming the object`, async () => {
+    it(`${what} is not passed off as null: a Failure naming the object and the field`, async () => {
       const res = await post(app, wire(sent(raw)));
       expect((await res.json()).response.result).toEqual({
         status: "Failure",
-        message:
-          "object 0 (ns/o) Odd odd.example.com/v1 -> odd.example.com/v2: the converter's result holds NaN or Infinity, which JSON cannot carry (it would arrive as null)",
+        message: `object 0 (ns/o) Odd odd.example.com/v1 -> odd.example.com/v2: the converter's result holds ${what} at spec.list[1].value, which JSON cannot carry (it would arrive as null)`,
       });
     });
   }
@@ -100,7 +99,7 @@ describe("what a converter returns that JSON cannot carry", () => {
     expect((await res.json()).response.result).toEqual({
       status: "Failure",
       message:
-        "object 0 (ns/o) Odd odd.example.com/v1 -> odd.example.com/v2: the converter's result cannot be written as JSON: it refers to itself",
+        "object 0 (ns/o) Odd odd.example.com/v1 -> odd.example.com/v2: the converter's result refers to itself: spec.back is the result itself",
     });
   });
 });

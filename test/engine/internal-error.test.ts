@@ -6,7 +6,7 @@ import { createRegistry, defineKind } from "../../src/registry";
 // A stand-in for a bug in crdshift: the metadata guard, crdshift's own code, throws.
 vi.mock(import("../../src/engine/metadata"), async (importOriginal) => ({
   ...(await importOriginal()),
-  guardMetadata: () => {
+  guardMaps: () => {
     throw new TypeError("Cannot read properties of undefined (reading 'labels')");
   },
 }));

@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { jsonTreeWith } from "../json-arbitrary";
-import { copyJson, holdsNonFiniteNumber } from "../../src/engine/json-values";
+import { ConversionFailure } from "../../src/engine/conversion-failure";
+import { readResult } from "../../src/engine/converter-result";
+import { copyJson } from "../../src/engine/json-values";
 import { encodeJson } from "../../src/protocol/json";
 
 const objects = (value: unknown, found: object[] = []): object[] => {
@@ -39,8 +41,18 @@ describe("copyJson", () => {
   });
 });
 
-describe("holdsNonFiniteNumber", () => {
-  it("finds NaN and ±Infinity wherever they are, at any depth", () => {
+describe("a converter's result holding NaN or ±Infinity (converter-result.ts)", () => {
+  const refused = (spec: unknown) => {
+    try {
+      readResult({ spec }, { last: true, held: undefined, step: "" });
+      return false;
+    } catch (error) {
+      return (
+        error instanceof ConversionFailure && /which JSON cannot carry \(it would arrive as null\)$/.test(error.message)
+      );
+    }
+  };
+  it("is refused wherever they are, at any depth", () => {
     const odd = fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY);
     const value = jsonTreeWith(odd);
     fc.assert(
@@ -48,10 +60,13 @@ describe("holdsNonFiniteNumber", () => {
         const expected = [v, ...objects(v).flatMap((o) => Object.values(o))].some(
           (x) => typeof x === "number" && !Number.isFinite(x),
         );
-        expect(holdsNonFiniteNumber(v)).toBe(expected);
+        expect(refused(v)).toBe(expected);
       }),
       { numRuns: 500 },
     );
-    expect(holdsNonFiniteNumber(JSON.parse(`${"[".repeat(100_000)}1${"]".repeat(100_000)}`))).toBe(false);
+    expect(refused(JSON.parse(`${"[".repeat(100_000)}1${"]".repeat(100_000)}`))).toBe(false);
+    expect(refused(JSON.parse(`${"[".repeat(100_000)}1${"]".repeat(100_000)}`.replace("1", "[1,2]")).concat(NaN))).toBe(
+      true,
+    );
   });
 });

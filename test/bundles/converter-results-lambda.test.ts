@@ -1,0 +1,62 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PLATFORM_CASES, platformReview } from "../engine/converter-results";
+import { functionUrlEvent, LambdaHost } from "./lambda";
+
+/**
+ * A Lambda bundle built as `npm run build:lambda` builds the examples' (its esbuild command,
+ * the entry and the output swapped), from a registry whose converters misbehave: in a node
+ * process, invoked with function URL events, it replies as the engine's test says.
+ */
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const TOKEN = "lambda-test-token-0123456789";
+const work = mkdtempSync(join(tmpdir(), "crdshift-converter-results-"));
+let lambda: LambdaHost;
+
+beforeAll(() => {
+  const script = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
+    .scripts["build:lambda"]!;
+  const args = script
+    .split(" ")
+    .slice(1)
+    .map((arg) =>
+      arg === "examples/entry/lambda.ts"
+        ? "test/bundles/converter-results-entry.ts"
+        : arg.startsWith("--outfile=")
+          ? `--outfile=${join(work, "index.mjs")}`
+          : arg,
+    );
+  const built = spawnSync(join(ROOT, "node_modules/.bin/esbuild"), args, { cwd: ROOT, encoding: "utf8" });
+  if (built.status !== 0) throw new Error(`esbuild failed: ${built.stderr}`);
+  lambda = new LambdaHost({ CRDSHIFT_TOKEN: TOKEN }, join(work, "index.mjs"));
+});
+afterAll(async () => {
+  await lambda?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("the Lambda bundle, with converters that misbehave", () => {
+  for (const { kind, result, objects } of PLATFORM_CASES) {
+    it(`${kind}: the reply of the engine's test`, async () => {
+      const body = JSON.stringify(platformReview(kind));
+      const reply = await lambda.invoke(functionUrlEvent({ path: `/convert/${TOKEN}`, body }));
+      expect(reply.statusCode).toBe(200);
+      const { response } = JSON.parse(reply.body) as { response: { result: unknown; convertedObjects?: unknown[] } };
+      expect(response.result).toEqual(result);
+      expect(response.convertedObjects).toEqual(objects);
+    });
+  }
+
+  it("logs the converters' failures as theirs (warn, converter-error), never as crdshift's internal error", () => {
+    const lines = lambda.stderr
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line.slice(line.indexOf("{"))) as { level?: string; cause?: string });
+    expect(lines.filter((line) => line.cause === "converter-error")).toHaveLength(2);
+    expect(lines.some((line) => line.cause === "internal-error" || line.level === "error")).toBe(false);
+  });
+});
