@@ -27,11 +27,7 @@ export function issuePath(path: readonly PropertyKey[]): string {
   return joined;
 }
 
-function issueDetail(
-  issue: core.$ZodIssue,
-  value: unknown,
-  received: (value: unknown) => string,
-): string | undefined {
+function issueDetail(issue: core.$ZodIssue, value: unknown, received: (value: unknown) => string): string | undefined {
   switch (issue.code) {
     case "invalid_type":
       return `expected ${issue.expected}, received ${received(value)}`;
