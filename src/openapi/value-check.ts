@@ -20,17 +20,22 @@ export function matchesSchema(value: unknown, schema: OpenApiSchema): boolean {
  * The first check the value fails, as `path: what it is, what the schema asks`
  * (`spec.policy: "always" is not one of the enum values ["Always","Never"]`), or undefined.
  */
-export function firstViolation(value: unknown, schema: OpenApiSchema, path: string): string | undefined {
+export function firstViolation(
+  value: unknown,
+  schema: OpenApiSchema,
+  path: string,
+  options: ViolationOptions = {},
+): string | undefined {
   const at = path || "the object";
   if (value === null) return schema.nullable ? undefined : `${at}: null, in a field that is not nullable`;
   const typeError = checkType(value, schema);
   if (typeError) return `${at}: expected ${typeError}, received ${shown(value)}`;
   if (Array.isArray(schema.enum) && !schema.enum.some((option) => sameJson(option, value)))
     return `${at}: ${shown(value)} is not one of the enum values ${shown(schema.enum)}`;
-  const own = checkOwn(value, schema, path);
+  const own = checkOwn(value, schema, path, options);
   if (own) return own;
   for (const sub of schema.allOf ?? []) {
-    const failed = firstViolation(value, sub, path);
+    const failed = firstViolation(value, sub, path, options);
     if (failed) return failed;
   }
   if (schema.anyOf && !schema["x-kubernetes-int-or-string"] && !schema.anyOf.some((sub) => matchesSchema(value, sub)))
@@ -74,7 +79,12 @@ function checkType(value: unknown, schema: OpenApiSchema): string | undefined {
   }
 }
 
-function checkOwn(value: unknown, schema: OpenApiSchema, path: string): string | undefined {
+export interface ViolationOptions {
+  /** Required fields may be missing: a partial object, as server-side apply sends, is not stored as it is. */
+  partial?: boolean;
+}
+
+function checkOwn(value: unknown, schema: OpenApiSchema, path: string, options: ViolationOptions): string | undefined {
   const at = path || "the object";
   if (typeof value === "string") {
     const length = [...value].length;
@@ -110,7 +120,7 @@ function checkOwn(value: unknown, schema: OpenApiSchema, path: string): string |
     }
     if (schema.items) {
       for (const [index, item] of value.entries()) {
-        const failed = firstViolation(item, schema.items, `${path}[${index}]`);
+        const failed = firstViolation(item, schema.items, `${path}[${index}]`, options);
         if (failed) return failed;
       }
     }
@@ -123,8 +133,10 @@ function checkOwn(value: unknown, schema: OpenApiSchema, path: string): string |
       return `${at}: ${keys.length} entries, fewer than minProperties ${schema.minProperties}`;
     if (schema.maxProperties !== undefined && keys.length > schema.maxProperties)
       return `${at}: ${keys.length} entries, more than maxProperties ${schema.maxProperties}`;
-    for (const key of schema.required ?? [])
-      if (!Object.hasOwn(object, key)) return `${joinPath(path, key)}: missing, but required`;
+    // A field with a default is never missing: the apiserver defaults before it validates (and on reads).
+    for (const key of options.partial ? [] : (schema.required ?? []))
+      if (!Object.hasOwn(object, key) && schema.properties?.[key]?.default === undefined)
+        return `${joinPath(path, key)}: missing, but required`;
     const values =
       schema.additionalProperties !== undefined && schema.additionalProperties !== false
         ? mapValues(schema)
@@ -132,7 +144,7 @@ function checkOwn(value: unknown, schema: OpenApiSchema, path: string): string |
     for (const key of keys) {
       const fieldSchema = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : values;
       if (!fieldSchema) continue;
-      const failed = firstViolation(object[key], fieldSchema, joinPath(path, key));
+      const failed = firstViolation(object[key], fieldSchema, joinPath(path, key), options);
       if (failed) return failed;
     }
   }
