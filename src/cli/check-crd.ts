@@ -1,37 +1,55 @@
-import { resolve } from "node:path";
 import { kindLabel } from "../protocol/api-version";
 import type { Registry } from "../registry";
-import { checkAgainstCrd } from "../testing/crd-check";
+import { type CrdPairReport, checkAgainstCrd } from "../testing/crd-check";
 import { readCrdFile } from "./crd-files";
 import type { Output } from "./io";
 
 /**
- * `crdshift check --crd FILE`: the registry held to each CRD (testing/crd-check.ts), reported
- * per version and pair of versions; false at the first CRD that does not fit.
+ * `crdshift check` against CRDs (`--crd FILE`, or those crdshift.config.ts lists): the registry
+ * held to each CRD (testing/crd-check.ts), reported per version and pair of versions, with what
+ * was accepted on the kind's word (declared refusals, empty-for-absent) and what was not checked
+ * (CEL rules); false at the first CRD that does not fit.
  */
 export async function checkCrdFiles(
   registry: Registry,
-  files: string[],
-  options: { runs?: number; seed?: number; cwd?: string },
+  files: ReadonlyArray<{ path: string; name: string }>,
+  options: { runs?: number; seed?: number },
   io: Output,
 ): Promise<boolean> {
   for (const file of files) {
-    for (const crd of readCrdFile(resolve(options.cwd ?? process.cwd(), file), file).crds) {
-      io.out(`${kindLabel(crd)} against ${file}\n`);
+    for (const crd of readCrdFile(file.path, file.name).crds) {
+      io.out(`${kindLabel(crd)} against ${file.name}\n`);
       const report = await checkAgainstCrd(registry, crd, options);
       for (const version of report.versions)
         io.out(`  ${version.version}  ${version.accepted} objects the CRD accepts, accepted\n`);
-      for (const pair of report.pairs) {
-        io.out(
-          `  ${pair.from} -> ${pair.to} -> ${pair.from}  ${pair.roundTrips} round trips through the apiserver's pruning, ${pair.refused} refused by the converter\n`,
-        );
-      }
+      for (const pair of report.pairs) io.out(pairLine(pair));
       if (!report.ok) {
         io.err(`\ncrdshift check: FAILED\n${report.failure}\n`);
         return false;
+      }
+      if (report.notChecked.length > 0) {
+        io.out(
+          `  not checked: ${report.notChecked.length} CEL rule(s) (x-kubernetes-validations), results may break them:\n`,
+        );
+        for (const rule of report.notChecked) io.out(`    ${rule.version} ${rule.path}: ${rule.rule}\n`);
       }
     }
   }
   io.out("\n");
   return true;
+}
+
+function pairLine(pair: CrdPairReport): string {
+  const lines = [
+    `  ${pair.from} -> ${pair.to} -> ${pair.from}  ${pair.roundTrips} round trips through the apiserver's pruning, each result valid in ${pair.to}`,
+  ];
+  if (pair.refused > 0) lines.push(`, ${pair.refused} refused as declared (${pair.declaredRefusal})`);
+  if (pair.unvalidated > 0)
+    lines.push(
+      `; ${pair.unvalidated} of them with an input this check could not hold to the schema, results unchecked`,
+    );
+  let text = `${lines.join("")}\n`;
+  for (const { path, count } of pair.emptyIsAbsent)
+    text += `    accepted ${count} time(s) under emptyIsAbsent: ${path} empty on one side, absent on the other\n`;
+  return text;
 }

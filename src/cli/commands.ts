@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Registry } from "../registry";
 import { sortVersions } from "../registry/version-order";
 import { positive } from "./arguments";
@@ -11,6 +12,7 @@ import { doctorCommand } from "./doctor/doctor-command";
 import { generateSchemas } from "./generate";
 import { initProject } from "./init";
 import { formatDocuments, type Output, parseDocuments, readInput, UsageError } from "./io";
+import type { Project } from "./load-registry";
 
 export interface Io extends Output {
   stdin: () => string;
@@ -29,6 +31,8 @@ export interface CommandInput {
   values: Record<string, unknown>;
   positionals: string[];
   registry: () => Promise<Registry>;
+  /** The registry with the CRD files its module lists (`export const crds`). */
+  project: () => Promise<Project>;
   io: Io;
   /** The folder relative paths are read from. */
   cwd: string;
@@ -98,15 +102,20 @@ export const COMMANDS: Record<string, (input: CommandInput) => Promise<number>> 
     return 0;
   },
 
-  async check({ values, registry, io, cwd }) {
+  async check({ values, project, io, cwd }) {
     const runs = values.runs === undefined ? undefined : positive(String(values.runs), "--runs");
     const seed = values.seed === undefined ? undefined : Number.parseInt(String(values.seed), 10);
     if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError("--seed must be a whole number");
     const options = { ...(runs ? { runs } : {}), ...(seed !== undefined ? { seed } : {}) };
-    const crds = (values.crd as string[] | undefined) ?? [];
-    const served = await registry();
-    if (crds.length > 0 && !(await checkCrdFiles(served, crds, { ...options, cwd }, io))) return 1;
-    return (await checkRegistry(served, options, io)) ? 0 : 1;
+    const given = (values.crd as string[] | undefined) ?? [];
+    const { registry: served, crds: listed, crdNames } = await project();
+    // --crd FILE replaces the CRDs the project lists: the files to check are the user's choice.
+    const crds =
+      given.length > 0
+        ? given.map((file) => ({ path: resolve(cwd, file), name: file }))
+        : listed.map((path, i) => ({ path, name: crdNames[i]! }));
+    if (crds.length > 0 && !(await checkCrdFiles(served, crds, options, io))) return 1;
+    return (await checkRegistry(served, { ...options, crds: crds.map((crd) => crd.name) }, io)) ? 0 : 1;
   },
 
   doctor: ({ values, registry, io }) => doctorCommand(values, registry, io),
