@@ -1,3 +1,4 @@
+import type { Crd } from "../openapi/crd-document";
 import { kindLabel } from "../protocol/api-version";
 import type { Registry } from "../registry";
 import { type CrdPairReport, checkAgainstCrd } from "../testing/crd-check";
@@ -8,16 +9,19 @@ import type { Output } from "./io";
  * `crdshift check` against CRDs (`--crd FILE`, or those crdshift.config.ts lists): the registry
  * held to each CRD (testing/crd-check.ts), reported per version and pair of versions, with what
  * was accepted on the kind's word (declared refusals, empty-for-absent) and what was not checked
- * (CEL rules); false at the first CRD that does not fit.
+ * (CEL rules). The CRDs read, or undefined at the first CRD that does not fit.
  */
 export async function checkCrdFiles(
   registry: Registry,
   files: ReadonlyArray<{ path: string; name: string }>,
   options: { runs?: number; seed?: number },
   io: Output,
-): Promise<boolean> {
+): Promise<Array<{ name: string; crds: Crd[] }> | undefined> {
+  const read: Array<{ name: string; crds: Crd[] }> = [];
   for (const file of files) {
-    for (const crd of readCrdFile(file.path, file.name).crds) {
+    const { crds } = readCrdFile(file.path, file.name);
+    read.push({ name: file.name, crds });
+    for (const crd of crds) {
       io.out(`${kindLabel(crd)} against ${file.name}\n`);
       const report = await checkAgainstCrd(registry, crd, options);
       for (const version of report.versions)
@@ -25,7 +29,7 @@ export async function checkCrdFiles(
       for (const pair of report.pairs) io.out(pairLine(pair));
       if (!report.ok) {
         io.err(`\ncrdshift check: FAILED\n${report.failure}\n`);
-        return false;
+        return undefined;
       }
       if (report.notChecked.length > 0) {
         io.out(
@@ -36,7 +40,7 @@ export async function checkCrdFiles(
     }
   }
   io.out("\n");
-  return true;
+  return read;
 }
 
 function pairLine(pair: CrdPairReport): string {

@@ -114,8 +114,9 @@ export const COMMANDS: Record<string, (input: CommandInput) => Promise<number>> 
       given.length > 0
         ? given.map((file) => ({ path: resolve(cwd, file), name: file }))
         : listed.map((path, i) => ({ path, name: crdNames[i]! }));
-    if (crds.length > 0 && !(await checkCrdFiles(served, crds, options, io))) return 1;
-    return (await checkRegistry(served, { ...options, crds: crds.map((crd) => crd.name) }, io)) ? 0 : 1;
+    const read = crds.length > 0 ? await checkCrdFiles(served, crds, options, io) : [];
+    if (!read) return 1;
+    return (await checkRegistry(served, { ...options, crds: read }, io)) ? 0 : 1;
   },
 
   doctor: ({ values, registry, io }) => doctorCommand(values, registry, io),

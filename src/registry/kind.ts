@@ -161,9 +161,22 @@ function declaredEmptyIsAbsent(label: string, declared: unknown): true | readonl
   return [...(declared as string[])];
 }
 
-/** The fix for a key naming no version: the version it most likely meant, or the list. */
+/** The fix for a key naming no version: the version it most likely meant (a typo away), or the list. */
 function renameHint(name: string, versions: ReadonlyMap<string, Schema>): string {
   const names = [...versions.keys()];
-  const close = names.find((version) => version.startsWith(name) || name.startsWith(version));
-  return close ? `did you mean "${close}"?` : `use one of ${names.join(", ")}`;
+  const scored = names.map((version) => ({ version, distance: editDistance(name, version) }));
+  const best = scored.sort((a, b) => a.distance - b.distance)[0];
+  const guess = best && best.distance <= 2 ? `did you mean "${best.version}"? ` : "";
+  return `${guess}use one of ${names.join(", ")}, or add "${name}" to versions`;
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }
