@@ -1,3 +1,4 @@
+import { clip } from "../clip";
 import type { Crd } from "../openapi/crd-document";
 import { kindLabel } from "../protocol/api-version";
 import type { Registry } from "../registry";
@@ -35,13 +36,19 @@ export async function checkCrdFiles(
         io.out(
           `  not checked: ${report.notChecked.length} CEL rule(s) (x-kubernetes-validations), results may break them:\n`,
         );
-        for (const rule of report.notChecked) io.out(`    ${rule.version} ${rule.path}: ${rule.rule}\n`);
+        // The first few, clipped: a big CRD has hundreds (the report's notChecked holds them all).
+        for (const rule of report.notChecked.slice(0, SHOWN_RULES))
+          io.out(`    ${rule.version} ${rule.path}: ${clip(rule.rule, 160)}\n`);
+        if (report.notChecked.length > SHOWN_RULES)
+          io.out(`    ... and ${report.notChecked.length - SHOWN_RULES} more\n`);
       }
     }
   }
   io.out("\n");
   return read;
 }
+
+const SHOWN_RULES = 5;
 
 function pairLine(pair: CrdPairReport): string {
   const lines = [
