@@ -38,7 +38,7 @@ export async function checkCrdFiles(
         );
         // The first few, clipped: a big CRD has hundreds (the report's notChecked holds them all).
         for (const rule of report.notChecked.slice(0, SHOWN_RULES))
-          io.out(`    ${rule.version} ${rule.path}: ${clip(rule.rule, 160)}\n`);
+          io.out(`    ${rule.version} ${rule.path}: ${clip(rule.rule, 160)}\n      ${rule.reason}\n`);
         if (report.notChecked.length > SHOWN_RULES)
           io.out(`    ... and ${report.notChecked.length - SHOWN_RULES} more\n`);
       }
@@ -55,6 +55,8 @@ function pairLine(pair: CrdPairReport): string {
     `  ${pair.from} -> ${pair.to} -> ${pair.from}  ${pair.roundTrips} round trips through the apiserver's pruning, each result valid in ${pair.to}`,
   ];
   if (pair.refused > 0) lines.push(`, ${pair.refused} refused as declared (${pair.declaredRefusal})`);
+  if (pair.celChecked < pair.roundTrips)
+    lines.push(`; ${pair.celChecked} held to its CEL rules (the rest: partial, or breaking their own)`);
   if (pair.unvalidated > 0)
     lines.push(
       `; ${pair.unvalidated} of them with an input this check could not hold to the schema, results unchecked`,

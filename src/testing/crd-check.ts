@@ -6,7 +6,7 @@ import { type Crd, readCrds } from "../openapi/crd-document";
 import { kindLabel } from "../protocol/api-version";
 import { createRegistry, type KindDefinition, type Registry, sortVersions } from "../registry";
 import { kindForCrd } from "./crd-kind";
-import { crdRoundTrip, type SchemaOf } from "./crd-round-trip";
+import { type CrdRoundTrip, crdRoundTrip, type SchemaOf } from "./crd-round-trip";
 import { crdSamples, fieldsToHandle } from "./crd-samples";
 import { declaredRefusal } from "./refusals";
 import { type Equivalences, show } from "./round-trip-comparison";
@@ -27,6 +27,8 @@ export interface CrdPairReport {
   declaredRefusal?: string;
   /** Round trips whose input this check could not hold to its own schema, so neither the results. */
   unvalidated: number;
+  /** Round trips whose results were held to the target's CEL rules (inputs that keep their own, whole objects). */
+  celChecked: number;
   /** Differences accepted under the kind's `emptyIsAbsent`: each path and how often. */
   emptyIsAbsent: Array<{ path: string; count: number }>;
 }
@@ -38,8 +40,8 @@ export interface CrdCheckReport {
   /** Objects from the CRD's schema each version's zod schema accepted. */
   versions: Array<{ version: string; accepted: number }>;
   pairs: CrdPairReport[];
-  /** What this check does not hold results to: the CRD's CEL rules, each with its version and place. */
-  notChecked: Array<{ version: string; path: string; rule: string }>;
+  /** CEL rules results were not held to, each with its version, place and why. */
+  notChecked: Array<{ version: string; path: string; rule: string; reason: string }>;
   /** The first problem, in words: which version or versions, which field, a shrunk object. */
   failure?: string;
 }
@@ -51,8 +53,9 @@ export interface CrdCheckReport {
  * server-side apply sends them), since a stricter schema makes stored objects unreadable; and
  * every object must survive A -> B -> A as a cluster takes it (crd-round-trip.ts): each result
  * held to the target version's whole schema (types, enums, formats, patterns, bounds, required
- * fields, list uniqueness), a refusal only where the kind declared it, nothing lost after the
- * apiserver's pruning. CEL rules are listed in `notChecked`, not evaluated.
+ * fields, list uniqueness, CEL rules where they can be evaluated: cel-check.ts), a refusal only
+ * where the kind declared it, nothing lost after the apiserver's pruning. CEL rules not evaluated
+ * are listed in `notChecked`, with why.
  */
 export async function checkAgainstCrd(
   kinds: Registry | readonly KindDefinition[],
@@ -69,8 +72,7 @@ export async function checkAgainstCrd(
   const runs = { numRuns: options.runs ?? 100, ...(options.seed !== undefined ? { seed: options.seed } : {}) };
   const schemaOf: SchemaOf = new Map(crd.versions.map((version) => [version.name, version.schema]));
   const versions = sortVersions(listed);
-  for (const version of versions)
-    for (const { path, rule } of celRules(schemaOf.get(version))) report.notChecked.push({ version, path, rule });
+  const celErrors: CrdRoundTrip["celErrors"] = new Map();
 
   for (const version of versions) {
     const entry = { version, accepted: 0 };
@@ -105,17 +107,19 @@ export async function checkAgainstCrd(
         refused: 0,
         ...(declared !== undefined ? { declaredRefusal: declared } : {}),
         unvalidated: 0,
+        celChecked: 0,
         emptyIsAbsent: [],
       };
       report.pairs.push(pair);
       const equivalences: Equivalences = { emptyIsAbsent: kind.emptyIsAbsent, accepted: new Map() };
-      const check = { registry, kind, crd, schemaOf, equivalences };
+      const check: CrdRoundTrip = { registry, kind, crd, schemaOf, equivalences, celErrors };
       const result = await fc.check(
         fc.asyncProperty(crdSamples(crd, from, schemaOf.get(from)), async (sample) => {
           const outcome = await crdRoundTrip(check, sample, from, to);
-          if (outcome === "refused") pair.refused++;
+          if (outcome.refused) pair.refused++;
           else pair.roundTrips++;
-          if (outcome === "unvalidated") pair.unvalidated++;
+          if (outcome.unvalidated) pair.unvalidated++;
+          if (!outcome.refused && !outcome.celUnchecked) pair.celChecked++;
         }),
         runs,
       );
@@ -129,7 +133,22 @@ export async function checkAgainstCrd(
       }
     }
   }
+  report.notChecked = notChecked(versions, schemaOf, celErrors);
   return report;
+}
+
+/** Transition rules (`oldSelf`: updates only), then the rules that could not be evaluated. */
+function notChecked(
+  versions: readonly string[],
+  schemaOf: SchemaOf,
+  errors: CrdRoundTrip["celErrors"],
+): CrdCheckReport["notChecked"] {
+  const list: CrdCheckReport["notChecked"] = [];
+  for (const version of versions)
+    for (const { path, rule, transition } of celRules(schemaOf.get(version)))
+      if (transition)
+        list.push({ version, path, rule, reason: "compares with the stored object (oldSelf): checked on updates" });
+  return [...list, ...errors.values()];
 }
 
 /** Throws the report's words unless the kind fits its CRD: for a user's own tests. */

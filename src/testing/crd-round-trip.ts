@@ -4,6 +4,7 @@ import { pruneLikeApiserver } from "../openapi/prune";
 import type { OpenApiSchema } from "../openapi/schema";
 import { firstViolation } from "../openapi/value-check";
 import type { KindDefinition, Registry } from "../registry";
+import { type CelOutcome, checkCelRules } from "./cel-check";
 import { purityProblem } from "./converter-purity";
 import { converterBug, declaredRefusal, undeclaredRefusal } from "./refusals";
 import { type Equivalences, roundTripDifference } from "./round-trip-comparison";
@@ -16,6 +17,17 @@ export interface CrdRoundTrip {
   crd: Crd;
   schemaOf: SchemaOf;
   equivalences: Equivalences;
+  /** Filled in: CEL rules that could not be evaluated, by version, place and rule. */
+  celErrors: Map<string, { version: string; path: string; rule: string; reason: string }>;
+}
+
+/** How one object's round trip went, beyond passing: refused as declared, or held to less than all checks. */
+export interface CrdRoundTripOutcome {
+  refused: boolean;
+  /** The input breaks its own schema as this check reads it: results not held to the target's schema. */
+  unvalidated: boolean;
+  /** The input breaks (or could not be held to) its own CEL rules, or is partial: results not held to the target's. */
+  celUnchecked: boolean;
 }
 
 /**
@@ -32,7 +44,7 @@ export async function crdRoundTrip(
   sample: { object: Record<string, unknown>; partial: boolean },
   from: string,
   to: string,
-): Promise<"ok" | "refused" | "unvalidated"> {
+): Promise<CrdRoundTripOutcome> {
   const { object, partial } = sample;
   const { registry, kind, crd, schemaOf, equivalences } = check;
   const impure = await purityProblem(kind, object, from, to);
@@ -47,7 +59,7 @@ export async function crdRoundTrip(
       if (bug) throw new Error(`converting to ${to} threw ${bug}`);
       if (declaredRefusal(kind, from, to) === undefined)
         throw new Error(undeclaredRefusal(from, to, reason, `the CRD's ${from} schema accepts`));
-      return "refused";
+      return { refused: true, unvalidated: false, celUnchecked: false };
     }
     throw new Error(`converting to ${to} failed: ${there.message}`);
   }
@@ -56,9 +68,11 @@ export async function crdRoundTrip(
   // this check reads it (a pattern JavaScript cannot read, say, leaves generated text unchecked).
   const validated = violationOf(object, schemaOf.get(from), partial) === undefined;
   const broken = validated ? violationOf(stored, schemaOf.get(to), partial) : undefined;
-  if (broken)
+  const celChecked = validated && !partial && celHolds(check, object, from);
+  const celBroken = celChecked ? celViolation(check, stored, to) : undefined;
+  if (broken || celBroken)
     throw new Error(
-      `the ${to} result breaks the CRD's ${to} schema: ${broken}\n` +
+      `the ${to} result breaks the CRD's ${to} schema: ${broken ?? celBroken}\n` +
         `  The apiserver does not validate a conversion webhook's result: it would hand this object to clients, and every later update of it would fail validation.`,
     );
   const back = await convertObjects(registry, `${crd.group}/${from}`, [stored]);
@@ -69,7 +83,28 @@ export async function crdRoundTrip(
   if (difference) throw new Error(`not the same after the round trip: ${difference}`);
   const brokenBack = validated ? violationOf(returned, schemaOf.get(from), partial) : undefined;
   if (brokenBack) throw new Error(`converted back to ${from}, it breaks the CRD's ${from} schema: ${brokenBack}`);
-  return validated ? "ok" : "unvalidated";
+  return { refused: false, unvalidated: !validated, celUnchecked: !celChecked };
+}
+
+/** Whether the input keeps its own version's CEL rules, all of them evaluated. */
+function celHolds(check: CrdRoundTrip, object: unknown, version: string): boolean {
+  const outcome = checkCelRules(object, check.schemaOf.get(version));
+  noteErrors(check, version, outcome.errors);
+  return outcome.violation === undefined && outcome.errors.length === 0;
+}
+
+function celViolation(check: CrdRoundTrip, object: unknown, version: string): string | undefined {
+  const outcome = checkCelRules(object, check.schemaOf.get(version));
+  noteErrors(check, version, outcome.errors);
+  return outcome.violation;
+}
+
+function noteErrors(check: CrdRoundTrip, version: string, errors: CelOutcome["errors"]): void {
+  for (const error of errors) {
+    const key = `${version}\n${error.path.replace(/\[\d+\]/g, "[]")}\n${error.rule}`;
+    if (!check.celErrors.has(key))
+      check.celErrors.set(key, { version, ...error, path: error.path.replace(/\[\d+\]/g, "[]") });
+  }
 }
 
 /** The first check of the version's schema the object fails (required fields aside, for a partial object). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readCrdFile } from "../../src/cli/crd-files";
 import { assertMatchesCrd, checkAgainstCrd } from "../../src/testing/crd-check";
+import { stashFields, unstashFields } from "../../src/registry";
 import { assertRoundTrips } from "../../src/testing/round-trip";
 import { copyThrough, mapDown, mapped, mapUp, pump, refusing, refusingDown, refusingUp } from "../fixtures/pump-kinds";
 
@@ -22,13 +23,29 @@ describe("a converter's result is held to the target version's CRD schema", () =
     }
   });
 
-  it("passes the port with its enum table, and lists the CRD's CEL rules as not checked", async () => {
+  it("passes the port with its enum table, its results held to the CRD's CEL rules", async () => {
     const report = await checkAgainstCrd([mapped], crd!);
     expect(report.failure).toBeUndefined();
     expect(report.pairs.every((pair) => pair.roundTrips === 100 && pair.unvalidated === 0)).toBe(true);
-    expect(report.notChecked).toEqual([
-      { version: "v1", path: "spec", rule: "!has(self.interval) || self.interval != '0s'" },
-    ]);
+    expect(report.pairs.every((pair) => pair.celChecked > 50)).toBe(true);
+    expect(report.notChecked).toEqual([]);
+  });
+
+  it("catches a result that breaks the target's CEL rule, though the round trip is perfect", async () => {
+    // The slip: a hard-coded zero interval on the way up, hidden by the stash on the way back.
+    const zeroed = pump(
+      (object) => {
+        const { object: unstashed, fields } = unstashFields(object);
+        const mapped = mapUp(unstashed);
+        if (!mapped.spec?.interval) return mapped;
+        return { ...mapped, spec: { ...mapped.spec, interval: (fields.interval as string | undefined) ?? "0s" } };
+      },
+      (object) => stashFields(mapDown(object), { interval: object.spec?.interval }),
+    );
+    const report = await checkAgainstCrd([zeroed], crd!, { seed: 1 });
+    expect(report.failure).toMatch(
+      /^Pump\.example\.com v1beta1 -> v1 -> v1beta1: the v1 result breaks the CRD's v1 schema: spec: breaks the CEL rule !has\(self\.interval\) \|\| self\.interval != '0s' \(interval must not be zero\)\n/,
+    );
   });
 
   it("assertMatchesCrd throws it, naming the field, the value and the rule", async () => {
