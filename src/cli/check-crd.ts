@@ -55,6 +55,10 @@ function pairLine(pair: CrdPairReport): string {
     `  ${pair.from} -> ${pair.to} -> ${pair.from}  ${pair.roundTrips} round trips through the apiserver's pruning, each result valid in ${pair.to}`,
   ];
   if (pair.refused > 0) lines.push(`, ${pair.refused} refused as declared (${pair.declaredRefusal})`);
+  if (pair.refusedOutsideCrd > 0)
+    lines.push(
+      `, ${pair.refusedOutsideCrd} refused that break their own CEL rules (the apiserver would not store them)`,
+    );
   if (pair.celChecked < pair.roundTrips)
     lines.push(`; ${pair.celChecked} held to its CEL rules (the rest: partial, or breaking their own)`);
   if (pair.unvalidated > 0)

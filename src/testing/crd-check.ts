@@ -25,6 +25,8 @@ export interface CrdPairReport {
   refused: number;
   /** The reason the kind gave for refusing objects on this pair. */
   declaredRefusal?: string;
+  /** Objects refused, not declared, that break their own CEL rules (the apiserver would not store them). */
+  refusedOutsideCrd: number;
   /** Round trips whose input this check could not hold to its own schema, so neither the results. */
   unvalidated: number;
   /** Round trips whose results were held to the target's CEL rules (inputs that keep their own, whole objects). */
@@ -105,6 +107,7 @@ export async function checkAgainstCrd(
         to,
         roundTrips: 0,
         refused: 0,
+        refusedOutsideCrd: 0,
         ...(declared !== undefined ? { declaredRefusal: declared } : {}),
         unvalidated: 0,
         celChecked: 0,
@@ -116,7 +119,8 @@ export async function checkAgainstCrd(
       const result = await fc.check(
         fc.asyncProperty(crdSamples(crd, from, schemaOf.get(from)), async (sample) => {
           const outcome = await crdRoundTrip(check, sample, from, to);
-          if (outcome.refused) pair.refused++;
+          if (outcome.refusedOutsideCrd) pair.refusedOutsideCrd++;
+          else if (outcome.refused) pair.refused++;
           else pair.roundTrips++;
           if (outcome.unvalidated) pair.unvalidated++;
           if (!outcome.refused && !outcome.celUnchecked) pair.celChecked++;

@@ -7,6 +7,7 @@ import { createRegistry, type KindDefinition, sortVersions } from "../registry";
 import { arbitraryFor } from "./arbitrary";
 import { purityProblem } from "./converter-purity";
 import { objectMetadata } from "./object-metadata";
+import { checkCelRules } from "./cel-check";
 import { converterBug, declaredRefusal, undeclaredRefusal } from "./refusals";
 import { type Equivalences, roundTripDifference, show } from "./round-trip-comparison";
 
@@ -200,5 +201,9 @@ function outsideCrd(
 ): boolean {
   const crd = crds?.find((one) => one.group === kind.group && one.kind === kind.kind);
   const schema = crd?.versions.find((one) => one.name === version)?.schema;
-  return schema !== undefined && firstViolation(object, schema, "", { partial: true }) !== undefined;
+  return (
+    schema !== undefined &&
+    (firstViolation(object, schema, "", { partial: true }) !== undefined ||
+      checkCelRules(object, schema).violation !== undefined)
+  );
 }

@@ -133,3 +133,29 @@ describe("defineKind checks the new declarations", () => {
     expect(define({ emptyIsAbsent: true })).not.toThrow();
   });
 });
+
+describe("a refusal of an object the CRD would never store is no finding", () => {
+  const widgetFile = "test/fixtures/crds/widgets.example.com.yaml";
+  const [widgets] = readCrdFile(widgetFile, widgetFile).crds;
+  const loose = z.looseObject({});
+  /** Refuses what breaks the CRD's CEL rule `self.size <= 100 || self.mode == 'Large'`, as a converter relying on it may. */
+  const guard = (object: Record<string, unknown>) => {
+    const spec = object.spec as { size?: number; mode?: string } | undefined;
+    if (spec?.size !== undefined && spec.size > 100 && spec.mode !== "Large")
+      throw new Error("large sizes need mode Large");
+    return object;
+  };
+  const widget = defineKind({
+    group: "example.com",
+    kind: "Widget",
+    versions: { v1: loose, v1beta1: loose },
+    converters: { v1: { v1beta1: guard }, v1beta1: { v1: guard } },
+  });
+
+  it("counts refusals of objects that break their own CEL rules, without a declaration", async () => {
+    const report = await checkAgainstCrd([widget], widgets!, { seed: 1, runs: 50 });
+    expect(report.failure).toBeUndefined();
+    expect(report.pairs.some((pair) => pair.refusedOutsideCrd > 0)).toBe(true);
+    expect(report.pairs.every((pair) => pair.refused === 0)).toBe(true);
+  });
+});
