@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import type { Crd } from "../openapi/crd-document";
+import { joinPath } from "../openapi/field-path";
+import { isMapSchema, mapValues, type OpenApiSchema } from "../openapi/schema";
 import { diffSchemas } from "../openapi/schema-diff";
 import { crdObjectArbitrary } from "./crd-arbitrary";
 import { objectMetadata } from "./object-metadata";
@@ -45,6 +47,28 @@ export function fieldsToHandle(
       : "",
     diff.onlyB.length > 0 ? `  only ${to} has ${diff.onlyB.join(", ")}` : "",
     ...diff.changed.map((change) => `  ${change.path} is ${change.a} in ${from}, ${change.b} in ${to}`),
+    ...enumDifferences(schemaOf.get(from), schemaOf.get(to), "").map(
+      ({ path, a, b }) => `  ${path} takes ${a} in ${from}, ${b} in ${to}: map each value both ways`,
+    ),
   ].filter(Boolean);
   return lines.length > 0 ? `  fields to handle (from the CRD):\n${lines.map((line) => `  ${line}\n`).join("")}` : "";
+}
+
+/** Places both versions constrain with different enum lists. */
+function enumDifferences(
+  a: OpenApiSchema | undefined,
+  b: OpenApiSchema | undefined,
+  path: string,
+): Array<{ path: string; a: string; b: string }> {
+  if (!a || !b) return [];
+  const found: Array<{ path: string; a: string; b: string }> = [];
+  const list = (values: unknown[]) => values.map((value) => JSON.stringify(value)).join(", ");
+  if (Array.isArray(a.enum) && Array.isArray(b.enum) && list(a.enum) !== list(b.enum))
+    found.push({ path: path || "the object", a: list(a.enum), b: list(b.enum) });
+  for (const key of Object.keys(a.properties ?? {}))
+    if (b.properties && Object.hasOwn(b.properties, key))
+      found.push(...enumDifferences(a.properties![key], b.properties[key], joinPath(path, key)));
+  found.push(...enumDifferences(a.items, b.items, `${path}[]`));
+  if (isMapSchema(a) && isMapSchema(b)) found.push(...enumDifferences(mapValues(a), mapValues(b), `${path}{}`));
+  return found;
 }

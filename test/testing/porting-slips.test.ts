@@ -20,6 +20,9 @@ describe("a converter's result is held to the target version's CRD schema", () =
       );
       expect(report.failure).toContain("The apiserver does not validate a conversion webhook's result");
       expect(report.failure).toMatch(/\n {2}object: \{.*"restartPolicy":/);
+      expect(report.failure).toMatch(
+        /\n {4}spec\.restartPolicy takes "(always", "onFailure", "never" in v1beta1, "Always", "OnFailure", "Never" in v1|Always", "OnFailure", "Never" in v1, "always", "onFailure", "never" in v1beta1): map each value both ways\n/,
+      );
     }
   });
 
