@@ -120,6 +120,20 @@ describe("empty and absent are the same only where a kind declares it", () => {
 
 const context = { group: "example.com", kind: "Pump", from: "v1beta1", to: "v1" };
 
+describe("a hub version that always holds a struct (docs/checks.md)", () => {
+  const fill = (object: Parameters<typeof mapUp>[0]) => {
+    const mapped = mapUp(object);
+    return mapped.spec ? { ...mapped, spec: { ...mapped.spec, subject: mapped.spec.subject ?? {} } } : mapped;
+  };
+  it("needs no stash annotation with emptyIsAbsent, and fails without it", async () => {
+    expect((await checkAgainstCrd([pump(fill, mapDown)], crd!, { seed: 2 })).failure).toMatch(
+      /spec\.subject was missing, came back \{\}/,
+    );
+    const report = await checkAgainstCrd([pump(fill, mapDown, { emptyIsAbsent: ["spec.subject"] })], crd!, { seed: 2 });
+    expect(report.failure).toBeUndefined();
+  });
+});
+
 describe("defineKind checks the new declarations", () => {
   const define = (more: Record<string, unknown>) => () => thing((object) => object, more as never);
   it("refuses a refusals key that is not a pair of its versions, or has no reason", () => {
