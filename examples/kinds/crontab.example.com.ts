@@ -17,6 +17,13 @@ export const cronTabExample = defineKind({
     v1beta1: z.looseObject({ hostPort: z.optional(z.string()) }),
     v1: z.looseObject({ host: z.optional(z.string()), port: z.optional(z.string()), protocol: z.optional(z.string()) }),
   },
+  // What each pair refuses, and why: `crdshift check` fails on any refusal not declared here.
+  refusals: {
+    "v1beta1->v1": "a hostPort without a host and a port cannot be split into v1's host and port",
+    "v1alpha1->v1": "an endpoint without a host and a port cannot be split into v1's host and port",
+    "v1->v1beta1": "v1beta1's hostPort holds a host and a port only together, and a port without a colon",
+    "v1->v1alpha1": "v1alpha1's endpoint holds a host and a port only together, and a port without a colon",
+  },
   // `Object.assign(rest, { host, port })` rather than `{ ...rest, host, port }`: the same object
   // (`rest` is a fresh copy that keeps every field, `__proto__` included), built several times
   // faster by V8. Never `Object.assign({}, rest, …)`: copying *from* an object whose field is

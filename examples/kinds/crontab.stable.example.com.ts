@@ -24,6 +24,11 @@ export const cronTabStable = defineKind({
   group: "stable.example.com",
   kind: "CronTab",
   versions: { v1, v2 },
+  // What each pair refuses, and why: `crdshift check` fails on any refusal not declared here.
+  refusals: {
+    "v1->v2": "a cronSpec that is not five words cannot be split into v2's five schedule fields",
+    "v2->v1": "v1's cronSpec needs all five schedule fields, each one word",
+  },
   converters: {
     v1: {
       v2: (object) => {

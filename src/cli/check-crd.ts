@@ -1,37 +1,72 @@
-import { resolve } from "node:path";
+import { clip } from "../clip";
+import type { Crd } from "../openapi/crd-document";
 import { kindLabel } from "../protocol/api-version";
 import type { Registry } from "../registry";
-import { checkAgainstCrd } from "../testing/crd-check";
+import { type CrdPairReport, checkAgainstCrd } from "../testing/crd-check";
 import { readCrdFile } from "./crd-files";
 import type { Output } from "./io";
 
 /**
- * `crdshift check --crd FILE`: the registry held to each CRD (testing/crd-check.ts), reported
- * per version and pair of versions; false at the first CRD that does not fit.
+ * `crdshift check` against CRDs (`--crd FILE`, or those crdshift.config.ts lists): the registry
+ * held to each CRD (testing/crd-check.ts), reported per version and pair of versions, with what
+ * was accepted on the kind's word (declared refusals, empty-for-absent) and what was not checked
+ * (CEL rules). The CRDs read, or undefined at the first CRD that does not fit.
  */
 export async function checkCrdFiles(
   registry: Registry,
-  files: string[],
-  options: { runs?: number; seed?: number; cwd?: string },
+  files: ReadonlyArray<{ path: string; name: string }>,
+  options: { runs?: number; seed?: number },
   io: Output,
-): Promise<boolean> {
+): Promise<Array<{ name: string; crds: Crd[] }> | undefined> {
+  const read: Array<{ name: string; crds: Crd[] }> = [];
   for (const file of files) {
-    for (const crd of readCrdFile(resolve(options.cwd ?? process.cwd(), file), file).crds) {
-      io.out(`${kindLabel(crd)} against ${file}\n`);
+    const { crds } = readCrdFile(file.path, file.name);
+    read.push({ name: file.name, crds });
+    for (const crd of crds) {
+      io.out(`${kindLabel(crd)} against ${file.name}\n`);
       const report = await checkAgainstCrd(registry, crd, options);
       for (const version of report.versions)
         io.out(`  ${version.version}  ${version.accepted} objects the CRD accepts, accepted\n`);
-      for (const pair of report.pairs) {
-        io.out(
-          `  ${pair.from} -> ${pair.to} -> ${pair.from}  ${pair.roundTrips} round trips through the apiserver's pruning, ${pair.refused} refused by the converter\n`,
-        );
-      }
+      for (const pair of report.pairs) io.out(pairLine(pair));
       if (!report.ok) {
         io.err(`\ncrdshift check: FAILED\n${report.failure}\n`);
-        return false;
+        return undefined;
+      }
+      if (report.notChecked.length > 0) {
+        io.out(
+          `  not checked: ${report.notChecked.length} CEL rule(s) (x-kubernetes-validations), results may break them:\n`,
+        );
+        // The first few, clipped: a big CRD has hundreds (the report's notChecked holds them all).
+        for (const rule of report.notChecked.slice(0, SHOWN_RULES))
+          io.out(`    ${rule.version} ${rule.path}: ${clip(rule.rule, 160)}\n      ${rule.reason}\n`);
+        if (report.notChecked.length > SHOWN_RULES)
+          io.out(`    ... and ${report.notChecked.length - SHOWN_RULES} more\n`);
       }
     }
   }
   io.out("\n");
-  return true;
+  return read;
+}
+
+const SHOWN_RULES = 5;
+
+function pairLine(pair: CrdPairReport): string {
+  const lines = [
+    `  ${pair.from} -> ${pair.to} -> ${pair.from}  ${pair.roundTrips} round trips through the apiserver's pruning, each result valid in ${pair.to}`,
+  ];
+  if (pair.refused > 0) lines.push(`, ${pair.refused} refused as declared (${pair.declaredRefusal})`);
+  if (pair.refusedOutsideCrd > 0)
+    lines.push(
+      `, ${pair.refusedOutsideCrd} refused that break their own CEL rules (the apiserver would not store them)`,
+    );
+  if (pair.celChecked < pair.roundTrips)
+    lines.push(`; ${pair.celChecked} held to its CEL rules (the rest: partial, or breaking their own)`);
+  if (pair.unvalidated > 0)
+    lines.push(
+      `; ${pair.unvalidated} of them with an input this check could not hold to the schema, results unchecked`,
+    );
+  let text = `${lines.join("")}\n`;
+  for (const { path, count } of pair.emptyIsAbsent)
+    text += `    accepted ${count} time(s) under emptyIsAbsent: ${path} empty on one side, absent on the other\n`;
+  return text;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Registry } from "../registry";
 import { sortVersions } from "../registry/version-order";
 import { positive } from "./arguments";
@@ -12,6 +13,7 @@ import { generateSchemas } from "./generate";
 import { checkGoldenFolder, recordGolden } from "./golden";
 import { initProject } from "./init";
 import { formatDocuments, type Output, parseDocuments, readInput, UsageError } from "./io";
+import type { Project } from "./load-registry";
 
 export interface Io extends Output {
   stdin: () => string;
@@ -30,6 +32,8 @@ export interface CommandInput {
   values: Record<string, unknown>;
   positionals: string[];
   registry: () => Promise<Registry>;
+  /** The registry with the CRD files its module lists (`export const crds`). */
+  project: () => Promise<Project>;
   io: Io;
   /** The folder relative paths are read from. */
   cwd: string;
@@ -99,15 +103,21 @@ export const COMMANDS: Record<string, (input: CommandInput) => Promise<number>> 
     return 0;
   },
 
-  async check({ values, registry, io, cwd }) {
+  async check({ values, project, io, cwd }) {
     const runs = values.runs === undefined ? undefined : positive(String(values.runs), "--runs");
     const seed = values.seed === undefined ? undefined : Number.parseInt(String(values.seed), 10);
     if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError("--seed must be a whole number");
     const options = { ...(runs ? { runs } : {}), ...(seed !== undefined ? { seed } : {}) };
-    const crds = (values.crd as string[] | undefined) ?? [];
-    const served = await registry();
-    if (crds.length > 0 && !(await checkCrdFiles(served, crds, { ...options, cwd }, io))) return 1;
-    if (!(await checkRegistry(served, options, io))) return 1;
+    const given = (values.crd as string[] | undefined) ?? [];
+    const { registry: served, crds: listed, crdNames } = await project();
+    // --crd FILE replaces the CRDs the project lists: the files to check are the user's choice.
+    const crds =
+      given.length > 0
+        ? given.map((file) => ({ path: resolve(cwd, file), name: file }))
+        : listed.map((path, i) => ({ path, name: crdNames[i]! }));
+    const read = crds.length > 0 ? await checkCrdFiles(served, crds, options, io) : [];
+    if (!read) return 1;
+    if (!(await checkRegistry(served, { ...options, crds: read }, io))) return 1;
     return (await checkGoldenFolder(served, cwd, io)) ? 0 : 1;
   },
 

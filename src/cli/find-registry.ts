@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Registry } from "../registry";
 import { UsageError } from "./io";
-import { loadRegistry } from "./load-registry";
+import { loadProject, type Project } from "./load-registry";
 
 /** The files the CLI looks for in the current directory, in this order, when --registry is not given. */
 export const CONFIG_FILES = [
@@ -13,16 +13,21 @@ export const CONFIG_FILES = [
 ] as const;
 
 /**
- * The registry the commands work on: the module `--registry FILE` names, else the project's
- * crdshift.config.* in `cwd`. Never a built-in one: checking examples instead of the user's
- * kinds would print "ok" about the wrong thing.
+ * The project the commands work on: the module `--registry FILE` names, else the project's
+ * crdshift.config.* in `cwd`, with the CRD files it lists. Never a built-in registry: checking
+ * examples instead of the user's kinds would print "ok" about the wrong thing.
  */
-export async function findRegistry(file: string | undefined, cwd: string): Promise<Registry> {
-  if (file !== undefined) return loadRegistry(resolve(cwd, file), `--registry ${file}`);
+export async function findProject(file: string | undefined, cwd: string): Promise<Project> {
+  if (file !== undefined) return loadProject(resolve(cwd, file), `--registry ${file}`);
   const config = CONFIG_FILES.find((name) => existsSync(join(cwd, name)));
-  if (config !== undefined) return loadRegistry(join(cwd, config), config);
+  if (config !== undefined) return loadProject(join(cwd, config), config);
   throw new UsageError(
     `no registry: found no ${CONFIG_FILES.join(", ")} in ${cwd}. Create crdshift.config.ts exporting your registry ` +
       `(export { registry } from "./src/registry.js"), or name its module with --registry FILE`,
   );
+}
+
+/** The project's registry alone. */
+export async function findRegistry(file: string | undefined, cwd: string): Promise<Registry> {
+  return (await findProject(file, cwd)).registry;
 }

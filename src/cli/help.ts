@@ -12,7 +12,7 @@ Commands:
   generate  write a kind's schemas again from its CRD, leaving the converters alone
   convert   convert objects in a YAML or JSON file to another version
   crd       write the conversion webhook stanza into a CRD manifest
-  check     prove the registry: every version pair round-trips
+  check     prove the registry: against its CRDs, and every version pair round-trips
   golden    record golden conversions for review (golden record)
   doctor    check a CRD and its live webhook as the apiserver would, before the cluster does
   diff      compare the registry's conversions of real objects with the deployed webhook's
@@ -46,17 +46,21 @@ single version, and one whose versions differ from the registry's.
 `,
   check: `Usage: crdshift check [--crd FILE...] [--runs N] [--seed N]
 
-With --crd, first holds the registry to each CRD, with objects generated from the CRD's own
-openAPIV3Schema: the kind must have exactly the CRD's versions; each version's schema must accept
-every object the CRD accepts (whole, and partial as server-side apply sends them), else it names
-the version, the field and a shrunk object; and every object must survive A -> B -> A with the
-apiserver dropping, after each step, the fields a version does not declare, else it names the
-field lost and the fields the two versions do not share.
+First holds the registry to each CRD (--crd, else the crds crdshift.config.ts exports), with
+objects generated from the CRD's own openAPIV3Schema: the kind must have exactly the CRD's
+versions; each version's schema must accept every object the CRD accepts (whole, and partial as
+server-side apply sends them); every object must survive A -> B -> A with the apiserver's
+pruning after each step; and every result must be valid in its target version (enums, formats,
+patterns, bounds, list keys, CEL rules; those it cannot evaluate are listed). A failure names
+the versions, the field, the value and a shrunk object. Without a CRD it says what it cannot see.
 
 Then, for every kind and every ordered pair of versions A, B, converts objects generated from A's zod
 schema (whole and partial, with labels, annotations and unknown fields) to B and back, and
-fails on the first one that does not come back equal, printing it. A converter that refuses an
-object (throws) is counted, not failed.
+fails on the first one that does not come back equal, printing it.
+
+Both fail on a refusal (a converter throwing an Error) the kind does not declare in defineKind's
+refusals, and on a converter that changes its input or answers differently when called again;
+differences defineKind's emptyIsAbsent declares are accepted and counted.
 
       --crd FILE a CustomResourceDefinition the registry serves (repeat for more)
       --runs N   objects per pair (default 200; 100 per version and pair against a CRD)

@@ -2,9 +2,10 @@ import { CrdReadError } from "../openapi/crd-document";
 import { parse } from "./arguments";
 import { COMMANDS, defaultIo, type Io } from "./commands";
 import { CrdError } from "./crd";
-import { findRegistry } from "./find-registry";
+import { findProject } from "./find-registry";
 import { HELP } from "./help";
 import { UsageError } from "./io";
+import { type Project, RegistryLoadError } from "./load-registry";
 
 /**
  * The crdshift command: `argv` without the node and script names; the result is the exit code
@@ -25,9 +26,17 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       return 0;
     }
     const cwd = io.cwd ?? process.cwd();
-    const registry = () => findRegistry(values.registry as string | undefined, cwd);
-    return await run({ values, positionals, registry, io, cwd });
+    // Loaded once, when a command first asks for it.
+    let loaded: Promise<Project> | undefined;
+    const project = () => (loaded ??= findProject(values.registry as string | undefined, cwd));
+    const registry = async () => (await project()).registry;
+    return await run({ values, positionals, registry, project, io, cwd });
   } catch (error) {
+    // A registry module that does not load: one line with the fix, never Node's stack trace.
+    if (error instanceof RegistryLoadError) {
+      io.err(`crdshift ${command}: ${error.message}\n`);
+      return 2;
+    }
     // A file that holds no usable CRD is bad input, like bad usage.
     if (error instanceof UsageError || error instanceof CrdReadError) {
       io.err(`crdshift: ${error.message}\n`);

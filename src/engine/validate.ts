@@ -2,9 +2,10 @@ import * as core from "zod/v4/core";
 import { clip, REASON_LIMIT } from "../clip";
 import { ConversionFailure } from "./conversion-failure";
 import { thrownText } from "./failure-messages";
+import { issueText } from "./issue-text";
 
 /**
- * The first issue `value` has with `schema` (`spec.size: expected number`), or undefined if it
+ * The first issue `value` has with `schema` (`spec.size: expected number, received string ("3")`), or undefined if it
  * matches. The path may hold the object's own keys (a record's), the message its values (a
  * refinement's): clipped. What the schema's own code throws (a refinement, a transform) is the
  * schema's issue too; a check that runs out of stack (zod recurses) met an object nested too deeply.
@@ -22,9 +23,7 @@ export function schemaIssue(schema: core.$ZodType, value: unknown): string | und
     return `checking it threw ${thrownText(error)}`;
   }
   if (result.success) return undefined;
-  const issue = result.error.issues[0]!;
-  const path = issue.path.map(String).join(".");
-  return clip(path ? `${path}: ${issue.message}` : issue.message, REASON_LIMIT);
+  return clip(issueText(result.error.issues[0]!, value), REASON_LIMIT);
 }
 
 /**

@@ -11,7 +11,26 @@ export interface KindSpec<V extends Record<string, Schema>> {
   /** Every version the CRD lists, each with the schema of the whole object in that version. */
   versions: V;
   converters: ConverterMap<V>;
+  /**
+   * Objects a converter refuses on purpose, per ordered pair of versions (`"v1->v1beta1"`), with
+   * why: the test kit and `crdshift check` fail on any other refusal of an object the source
+   * version accepts (in a cluster one refusal fails a whole LIST), and print these reasons.
+   */
+  refusals?: { [P in PairName<V>]?: string };
+  /**
+   * Where an empty object or list (`{}`, `[]`) and an absent field mean the same to this kind:
+   * `true` everywhere, or field paths (`spec.subject`, list items as `[]`: `spec.rules[].filters`).
+   * Round-trip checks then accept one for the other at those paths, and report each they accepted.
+   */
+  emptyIsAbsent?: true | readonly string[];
 }
+
+type PairName<V> = {
+  [F in Extract<keyof V, string>]: { [T in Exclude<Extract<keyof V, string>, F>]: `${F}->${T}` }[Exclude<
+    Extract<keyof V, string>,
+    F
+  >];
+}[Extract<keyof V, string>];
 
 export interface KindDefinition {
   readonly group: string;
@@ -19,6 +38,10 @@ export interface KindDefinition {
   readonly versions: ReadonlyMap<string, Schema>;
   /** The shortest chain of converters for every ordered pair of distinct versions. */
   route(from: string, to: string): Route | undefined;
+  /** Declared refusals, by `"from->to"`: the reason each pair's converters may refuse objects. */
+  readonly refusals?: ReadonlyMap<string, string>;
+  /** Where `{}`/`[]` and absent are declared the same: `true` everywhere, or these paths. */
+  readonly emptyIsAbsent?: true | readonly string[];
 }
 
 export class DefinitionError extends Error {
@@ -62,13 +85,13 @@ export function defineKind<const V extends Record<string, Schema>>(spec: KindSpe
   for (const [from, targets] of Object.entries(spec.converters ?? {})) {
     if (!versions.has(from)) {
       throw new DefinitionError(
-        `${label}: converters from "${from}", which is not one of its versions (${[...versions.keys()].join(", ")})`,
+        `${label}: converters from "${from}", which is not one of its versions (${[...versions.keys()].join(", ")}) — ${renameHint(from, versions)}`,
       );
     }
     for (const [to, convert] of Object.entries(targets ?? {})) {
       if (!versions.has(to)) {
         throw new DefinitionError(
-          `${label}: converter ${from} -> ${to} names "${to}", which is not one of its versions`,
+          `${label}: converter ${from} -> ${to} names "${to}", which is not one of its versions (${[...versions.keys()].join(", ")}) — ${renameHint(to, versions)}`,
         );
       }
       if (to === from) throw new DefinitionError(`${label}: converter ${from} -> ${to} converts a version to itself`);
@@ -82,13 +105,78 @@ export function defineKind<const V extends Record<string, Schema>>(spec: KindSpe
   if (unreachable.length > 0) {
     const pairs = unreachable.map(([a, b]) => `${a} -> ${b}`).join(", ");
     throw new DefinitionError(
-      `${label}: no chain of converters for ${pairs}; every version must reach every other one`,
+      `${label}: no chain of converters for ${pairs}; every version must reach every other one — add converters.${unreachable[0]![0]}.${unreachable[0]![1]} (or a chain through another version)`,
     );
   }
+  const refusals = declaredRefusals(label, spec.refusals, versions);
+  const emptyIsAbsent = declaredEmptyIsAbsent(label, spec.emptyIsAbsent);
   return {
     group,
     kind,
     versions,
     route: (from, to) => routes.get(from)?.get(to),
+    ...(refusals ? { refusals } : {}),
+    ...(emptyIsAbsent ? { emptyIsAbsent } : {}),
   };
+}
+
+function declaredRefusals(
+  label: string,
+  declared: Record<string, string | undefined> | undefined,
+  versions: ReadonlyMap<string, Schema>,
+): Map<string, string> | undefined {
+  if (declared === undefined) return undefined;
+  const refusals = new Map<string, string>();
+  for (const [pair, reason] of Object.entries(declared)) {
+    const [from, to, extra] = pair.split("->").map((part) => part.trim());
+    if (
+      from === undefined ||
+      to === undefined ||
+      extra !== undefined ||
+      !versions.has(from) ||
+      !versions.has(to) ||
+      from === to
+    )
+      throw new DefinitionError(
+        `${label}: refusals key "${pair}" is not "FROM->TO" with two of its versions (${[...versions.keys()].join(", ")})`,
+      );
+    if (typeof reason !== "string" || reason.trim() === "")
+      throw new DefinitionError(`${label}: refusals "${pair}" needs a reason: why ${to} cannot hold what is refused`);
+    refusals.set(`${from}->${to}`, reason);
+  }
+  return refusals;
+}
+
+function declaredEmptyIsAbsent(label: string, declared: unknown): true | readonly string[] | undefined {
+  if (declared === undefined || declared === false) return undefined;
+  if (declared === true) return true;
+  if (
+    !Array.isArray(declared) ||
+    declared.length === 0 ||
+    !declared.every((path) => typeof path === "string" && path !== "" && !/\[\d/.test(path))
+  )
+    throw new DefinitionError(
+      `${label}: emptyIsAbsent is true or a list of field paths like "spec.subject" (list items as [], not [0])`,
+    );
+  return [...(declared as string[])];
+}
+
+/** The fix for a key naming no version: the version it most likely meant (a typo away), or the list. */
+function renameHint(name: string, versions: ReadonlyMap<string, Schema>): string {
+  const names = [...versions.keys()];
+  const scored = names.map((version) => ({ version, distance: editDistance(name, version) }));
+  const best = scored.sort((a, b) => a.distance - b.distance)[0];
+  const guess = best && best.distance <= 2 ? `did you mean "${best.version}"? ` : "";
+  return `${guess}use one of ${names.join(", ")}, or add "${name}" to versions`;
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }

@@ -1,21 +1,38 @@
 import fc from "fast-check";
 import * as core from "zod/v4/core";
-import { convertObjects } from "../engine/convert-batch";
+import { issueText } from "../engine/issue-text";
+import { celRules } from "../openapi/cel-rules";
 import { type Crd, readCrds } from "../openapi/crd-document";
-import { joinPath } from "../openapi/field-path";
-import { pruneLikeApiserver } from "../openapi/prune";
-import { diffSchemas } from "../openapi/schema-diff";
 import { kindLabel } from "../protocol/api-version";
 import { createRegistry, type KindDefinition, type Registry, sortVersions } from "../registry";
-import { crdObjectArbitrary } from "./crd-arbitrary";
 import { kindForCrd } from "./crd-kind";
-import { objectMetadata } from "./object-metadata";
-import { roundTripDifference, show } from "./round-trip-comparison";
+import { type CrdRoundTrip, crdRoundTrip, type SchemaOf } from "./crd-round-trip";
+import { crdSamples, fieldsToHandle } from "./crd-samples";
+import { declaredRefusal } from "./refusals";
+import { type Equivalences, show } from "./round-trip-comparison";
 
 export interface CrdCheckOptions {
   /** Objects tried per version, and per ordered pair of versions (default 100). */
   runs?: number;
   seed?: number;
+}
+
+export interface CrdPairReport {
+  from: string;
+  to: string;
+  roundTrips: number;
+  /** Objects the converter refused, as the kind declared it may (defineKind's `refusals`). */
+  refused: number;
+  /** The reason the kind gave for refusing objects on this pair. */
+  declaredRefusal?: string;
+  /** Objects refused, not declared, that break their own CEL rules (the apiserver would not store them). */
+  refusedOutsideCrd: number;
+  /** Round trips whose input this check could not hold to its own schema, so neither the results. */
+  unvalidated: number;
+  /** Round trips whose results were held to the target's CEL rules (inputs that keep their own, whole objects). */
+  celChecked: number;
+  /** Differences accepted under the kind's `emptyIsAbsent`: each path and how often. */
+  emptyIsAbsent: Array<{ path: string; count: number }>;
 }
 
 export interface CrdCheckReport {
@@ -24,7 +41,9 @@ export interface CrdCheckReport {
   ok: boolean;
   /** Objects from the CRD's schema each version's zod schema accepted. */
   versions: Array<{ version: string; accepted: number }>;
-  pairs: Array<{ from: string; to: string; roundTrips: number; refused: number }>;
+  pairs: CrdPairReport[];
+  /** CEL rules results were not held to, each with its version, place and why. */
+  notChecked: Array<{ version: string; path: string; rule: string; reason: string }>;
   /** The first problem, in words: which version or versions, which field, a shrunk object. */
   failure?: string;
 }
@@ -34,9 +53,11 @@ export interface CrdCheckReport {
  * `openAPIV3Schema` (crd-arbitrary.ts): the kind must be served with exactly the CRD's versions;
  * every version's zod schema must accept every object the CRD accepts (whole, and partial as
  * server-side apply sends them), since a stricter schema makes stored objects unreadable; and
- * every object must survive A -> B -> A through the engine with the apiserver's pruning after
- * each step, so a field the target version does not declare, and a converter did not carry over,
- * is reported as lost. A converter that refuses an object with a message is counted, not failed.
+ * every object must survive A -> B -> A as a cluster takes it (crd-round-trip.ts): each result
+ * held to the target version's whole schema (types, enums, formats, patterns, bounds, required
+ * fields, list uniqueness, CEL rules where they can be evaluated: cel-check.ts), a refusal only
+ * where the kind declared it, nothing lost after the apiserver's pruning. CEL rules not evaluated
+ * are listed in `notChecked`, with why.
  */
 export async function checkAgainstCrd(
   kinds: Registry | readonly KindDefinition[],
@@ -44,24 +65,25 @@ export async function checkAgainstCrd(
   options: CrdCheckOptions = {},
 ): Promise<CrdCheckReport> {
   const registry = "lookup" in kinds ? kinds : createRegistry(kinds);
-  const report: CrdCheckReport = { crd: crd.name, ok: true, versions: [], pairs: [] };
+  const report: CrdCheckReport = { crd: crd.name, ok: true, versions: [], pairs: [], notChecked: [] };
   const fail = (failure: string) => Object.assign(report, { ok: false, failure });
   const found = kindForCrd(registry, crd);
   if ("problem" in found) return fail(found.problem);
   const { kind } = found;
   const listed = crd.versions.map((version) => version.name);
   const runs = { numRuns: options.runs ?? 100, ...(options.seed !== undefined ? { seed: options.seed } : {}) };
-  const schemaOf = new Map(crd.versions.map((version) => [version.name, version.schema]));
+  const schemaOf: SchemaOf = new Map(crd.versions.map((version) => [version.name, version.schema]));
   const versions = sortVersions(listed);
+  const celErrors: CrdRoundTrip["celErrors"] = new Map();
 
   for (const version of versions) {
     const entry = { version, accepted: 0 };
     report.versions.push(entry);
     const zodSchema = kind.versions.get(version)!;
     const result = fc.check(
-      fc.property(objects(crd, version, schemaOf.get(version)), ({ object }) => {
+      fc.property(crdSamples(crd, version, schemaOf.get(version)), ({ object }) => {
         const parsed = core.safeParse(zodSchema, object);
-        if (!parsed.success) throw new Error(issueText(parsed.error.issues[0]!, object));
+        if (!parsed.success) throw new Error(issueText(parsed.error.issues[0]!, object, true));
         entry.accepted++;
       }),
       runs,
@@ -79,16 +101,33 @@ export async function checkAgainstCrd(
   for (const from of versions) {
     for (const to of versions) {
       if (from === to) continue;
-      const pair = { from, to, roundTrips: 0, refused: 0 };
+      const declared = declaredRefusal(kind, from, to);
+      const pair: CrdPairReport = {
+        from,
+        to,
+        roundTrips: 0,
+        refused: 0,
+        refusedOutsideCrd: 0,
+        ...(declared !== undefined ? { declaredRefusal: declared } : {}),
+        unvalidated: 0,
+        celChecked: 0,
+        emptyIsAbsent: [],
+      };
       report.pairs.push(pair);
+      const equivalences: Equivalences = { emptyIsAbsent: kind.emptyIsAbsent, accepted: new Map() };
+      const check: CrdRoundTrip = { registry, kind, crd, schemaOf, equivalences, celErrors };
       const result = await fc.check(
-        fc.asyncProperty(objects(crd, from, schemaOf.get(from)), async ({ object }) => {
-          const outcome = await roundTrip(registry, crd, object, from, to, schemaOf);
-          if (outcome === "refused") pair.refused++;
+        fc.asyncProperty(crdSamples(crd, from, schemaOf.get(from)), async (sample) => {
+          const outcome = await crdRoundTrip(check, sample, from, to);
+          if (outcome.refusedOutsideCrd) pair.refusedOutsideCrd++;
+          else if (outcome.refused) pair.refused++;
           else pair.roundTrips++;
+          if (outcome.unvalidated) pair.unvalidated++;
+          if (!outcome.refused && !outcome.celUnchecked) pair.celChecked++;
         }),
         runs,
       );
+      pair.emptyIsAbsent = [...equivalences.accepted!].map(([path, count]) => ({ path, count }));
       if (result.failed) {
         const [{ object, partial }] = result.counterexample!;
         return fail(
@@ -98,7 +137,22 @@ export async function checkAgainstCrd(
       }
     }
   }
+  report.notChecked = notChecked(versions, schemaOf, celErrors);
   return report;
+}
+
+/** Transition rules (`oldSelf`: updates only), then the rules that could not be evaluated. */
+function notChecked(
+  versions: readonly string[],
+  schemaOf: SchemaOf,
+  errors: CrdRoundTrip["celErrors"],
+): CrdCheckReport["notChecked"] {
+  const list: CrdCheckReport["notChecked"] = [];
+  for (const version of versions)
+    for (const { path, rule, transition } of celRules(schemaOf.get(version)))
+      if (transition)
+        list.push({ version, path, rule, reason: "compares with the stored object (oldSelf): checked on updates" });
+  return [...list, ...errors.values()];
 }
 
 /** Throws the report's words unless the kind fits its CRD: for a user's own tests. */
@@ -113,95 +167,6 @@ export async function assertMatchesCrd(
     const report = await checkAgainstCrd(list, one, options);
     if (!report.ok) throw new Error(report.failure);
   }
-}
-
-interface Sample {
-  object: Record<string, unknown>;
-  partial: boolean;
-}
-
-function objects(crd: Crd, version: string, schema: Crd["versions"][number]["schema"]): fc.Arbitrary<Sample> {
-  const envelope = (body: Record<string, unknown>, meta: Record<string, unknown> | undefined) => {
-    const object: Record<string, unknown> = { apiVersion: `${crd.group}/${version}`, kind: crd.kind };
-    if (meta) object.metadata = meta;
-    for (const key of Object.keys(body))
-      Object.defineProperty(object, key, { value: body[key], enumerable: true, writable: true, configurable: true });
-    return object;
-  };
-  const whole = fc
-    .tuple(crdObjectArbitrary(schema), objectMetadata())
-    .map(([body, meta]): Sample => ({ object: envelope(body, meta), partial: false }));
-  // Server-side apply's partial objects: any field may be missing, metadata too (kubernetes#117356).
-  const partial = fc
-    .tuple(
-      crdObjectArbitrary(schema, { partial: true }),
-      fc.option(objectMetadata({ partial: true }), { nil: undefined }),
-    )
-    .map(([body, meta]): Sample => ({ object: envelope(body, meta), partial: true }));
-  return fc.oneof({ weight: 3, arbitrary: whole }, { weight: 1, arbitrary: partial });
-}
-
-type SchemaOf = Map<string, Crd["versions"][number]["schema"]>;
-
-async function roundTrip(
-  registry: Registry,
-  crd: Crd,
-  object: Record<string, unknown>,
-  from: string,
-  to: string,
-  schemaOf: SchemaOf,
-): Promise<"ok" | "refused"> {
-  const there = await convertObjects(registry, `${crd.group}/${to}`, [object]);
-  if (!there.ok) {
-    // A converter saying no, in words, is the webhook working; a result its own version's schema
-    // refuses is a defect.
-    if (there.cause === "converter-error" && !/the converter('s result does not match| returned)/.test(there.message))
-      return "refused";
-    throw new Error(`converting to ${to} failed: ${there.message}`);
-  }
-  const stored = pruneLikeApiserver(there.objects[0], schemaOf.get(to));
-  const back = await convertObjects(registry, `${crd.group}/${from}`, [stored]);
-  if (!back.ok)
-    throw new Error(`the ${to} object (as the apiserver keeps it) could not be converted back: ${back.message}`);
-  const difference = roundTripDifference(object, pruneLikeApiserver(back.objects[0], schemaOf.get(from)));
-  if (difference) throw new Error(`not the same after the round trip: ${difference}`);
-  return "ok";
-}
-
-function fieldsToHandle(from: string, to: string, schemaOf: SchemaOf): string {
-  const diff = diffSchemas(schemaOf.get(from), schemaOf.get(to));
-  const lines = [
-    diff.onlyA.length > 0
-      ? `  only ${from} has ${diff.onlyA.join(", ")}: the apiserver drops ${diff.onlyA.length > 1 ? "them" : "it"} from a ${to} object unless the converter carries ${diff.onlyA.length > 1 ? "them" : "it"} over`
-      : "",
-    diff.onlyB.length > 0 ? `  only ${to} has ${diff.onlyB.join(", ")}` : "",
-    ...diff.changed.map((change) => `  ${change.path} is ${change.a} in ${from}, ${change.b} in ${to}`),
-  ].filter(Boolean);
-  return lines.length > 0 ? `  fields to handle (from the CRD):\n${lines.map((line) => `  ${line}\n`).join("")}` : "";
-}
-
-/** zod's issue, with what the value was when zod/mini's message does not say. */
-function issueText(issue: core.$ZodIssue, object: unknown): string {
-  const path = issue.path
-    .map((part) => String(part))
-    .reduce((joined, part) => (/^\d+$/.test(part) ? `${joined}[${part}]` : joinPath(joined, part)), "");
-  const value = issue.path.reduce<unknown>(
-    (node, key) =>
-      typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined,
-    object,
-  );
-  const what =
-    issue.code === "invalid_type" && !/received/.test(issue.message)
-      ? ` (expected ${issue.expected}, got ${valueType(value)})`
-      : "";
-  return `${path || "the object"}: ${issue.message}${what}`;
-}
-
-function valueType(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "nothing";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 function errorText(error: unknown): string {

@@ -2,11 +2,22 @@ import { joinPath } from "../openapi/field-path";
 import { decodeJson, encodeJson } from "../protocol/json";
 
 /**
+ * What a kind declared equal on a round trip, and what was accepted under it: an empty object or
+ * list (`{}`, `[]`) for an absent field, or the reverse, at the declared paths (defineKind's
+ * `emptyIsAbsent`). Without a declaration nothing is accepted.
+ */
+export interface Equivalences {
+  emptyIsAbsent?: true | readonly string[] | undefined;
+  /** Filled in: each path (list indices as `[]`) where a difference was accepted, and how often. */
+  accepted?: Map<string, number>;
+}
+
+/**
  * Whether an object came back the same from A -> B -> A, as the apiserver would see it, and if
  * not, where it first differs, in words.
  */
-export function roundTripDifference(sent: unknown, back: unknown): string | undefined {
-  return firstDifference(asStored(sent), asStored(back), "");
+export function roundTripDifference(sent: unknown, back: unknown, equivalences: Equivalences = {}): string | undefined {
+  return firstDifference(asStored(sent), asStored(back), "", equivalences);
 }
 
 /**
@@ -27,8 +38,16 @@ function asStored(object: unknown): unknown {
   return record;
 }
 
-function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
+function firstDifference(a: unknown, b: unknown, path: string, equivalences: Equivalences): string | undefined {
   const where = path || "the object";
+  if ((a === undefined && isEmpty(b)) || (b === undefined && isEmpty(a))) {
+    const general = path.replace(/\[\d+\]/g, "[]");
+    const declared = equivalences.emptyIsAbsent;
+    if (declared === true || declared?.includes(general)) {
+      equivalences.accepted?.set(general, (equivalences.accepted.get(general) ?? 0) + 1);
+      return undefined;
+    }
+  }
   if (typeof a !== "object" || a === null || typeof b !== "object" || b === null)
     return Object.is(a, b) ? undefined : `${where} was ${show(a)}, came back ${show(b)}`;
   if (Array.isArray(a) !== Array.isArray(b)) return `${where} changed from ${show(a)} to ${show(b)}`;
@@ -38,7 +57,7 @@ function firstDifference(a: unknown, b: unknown, path: string): string | undefin
     Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
   for (const key of keys) {
     const next = Array.isArray(a) ? `${path}[${key}]` : joinPath(path, key);
-    const found = firstDifference(field(a, key), field(b, key), next);
+    const found = firstDifference(field(a, key), field(b, key), next, equivalences);
     if (found) return found;
   }
   return undefined;
@@ -49,6 +68,10 @@ export function show(value: unknown): string {
   if (value === undefined) return "missing";
   const text = encodeJson(value);
   return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+}
+
+function isEmpty(value: unknown): boolean {
+  return typeof value === "object" && value !== null && Object.keys(value).length === 0;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,20 +1,31 @@
 import fc from "fast-check";
 import { type BatchResult, convertObjects } from "../engine/convert-batch";
+import type { Crd } from "../openapi/crd-document";
+import { firstViolation } from "../openapi/value-check";
 import { kindLabel } from "../protocol/api-version";
 import { createRegistry, type KindDefinition, sortVersions } from "../registry";
 import { arbitraryFor } from "./arbitrary";
+import { purityProblem } from "./converter-purity";
 import { objectMetadata } from "./object-metadata";
-import { roundTripDifference, show } from "./round-trip-comparison";
+import { checkCelRules } from "./cel-check";
+import { converterBug, declaredRefusal, undeclaredRefusal } from "./refusals";
+import { type Equivalences, roundTripDifference, show } from "./round-trip-comparison";
 
 export interface PairReport {
   from: string;
   to: string;
   /** Objects that went A -> B -> A and came back equal. */
   roundTrips: number;
-  /** Objects the A -> B converter refused by throwing an Error (a clean Failure, not a defect). */
+  /** Objects the A -> B converter refused by throwing an Error, as the kind declared it may. */
   refused: number;
+  /** Objects refused that the kind's CRD (`CheckOptions.crds`) would not accept: not a finding. */
+  refusedOutsideCrd: number;
   /** The first refusal's message, as kubectl users would read it after the object's name. */
   sampleRefusal?: string;
+  /** Why the kind says A -> B may refuse objects (defineKind's `refusals`), when it says so. */
+  declaredRefusal?: string;
+  /** Differences accepted under the kind's `emptyIsAbsent`: each path and how often. */
+  emptyIsAbsent: Array<{ path: string; count: number }>;
 }
 
 export interface KindReport {
@@ -26,6 +37,11 @@ export interface KindReport {
 }
 
 export interface CheckOptions {
+  /**
+   * The kinds' CRDs, when known: a refusal of an object the CRD's schema would not accept (the
+   * zod schemas may be looser) is counted, not failed.
+   */
+  crds?: readonly Crd[];
   /** Objects tried per ordered pair of versions (default 200). */
   runs?: number;
   seed?: number;
@@ -34,12 +50,13 @@ export interface CheckOptions {
 /**
  * Proves a kind's converters: for every ordered pair of versions A, B, objects generated from
  * A's schema (whole and partial, with labels, annotations and fields no schema names) go
- * A -> B -> A through the real engine and must come back equal. A converter may refuse an object
- * by throwing an Error that says why: that is a clean Failure for the user. Defects are: a
- * TypeError, ReferenceError or RangeError, or a throw of something not an Error (bugs in the
- * converter, whatever they say); a B that fails B's schema; a B that cannot go back to A;
- * anything lost or changed on the way; and a pair where no object made the round trip, which
- * proves nothing.
+ * A -> B -> A through the real engine and must come back equal (but for differences the kind
+ * declared equal: `emptyIsAbsent`, each reported). Defects are: a refusal (an Error thrown) the
+ * kind did not declare in `refusals`; a TypeError, ReferenceError or RangeError, or a throw of
+ * something not an Error (bugs in the converter, whatever they say); a B that fails B's schema;
+ * a B that cannot go back to A; anything lost or changed on the way; a converter that changes
+ * its input, shares state between calls or answers differently when called again
+ * (converter-purity.ts); and a pair where no object made the round trip, which proves nothing.
  */
 export function checkKind(kind: KindDefinition, options: CheckOptions = {}): Promise<KindReport> {
   return checkKinds([kind], options).then((reports) => reports[0]!);
@@ -56,7 +73,17 @@ export async function checkKinds(kinds: readonly KindDefinition[], options: Chec
     for (const from of versions) {
       for (const to of versions) {
         if (from === to) continue;
-        const pair: PairReport = { from, to, roundTrips: 0, refused: 0 };
+        const declared = declaredRefusal(kind, from, to);
+        const pair: PairReport = {
+          from,
+          to,
+          roundTrips: 0,
+          refused: 0,
+          refusedOutsideCrd: 0,
+          ...(declared !== undefined ? { declaredRefusal: declared } : {}),
+          emptyIsAbsent: [],
+        };
+        const equivalences: Equivalences = { emptyIsAbsent: kind.emptyIsAbsent, accepted: new Map() };
         report.pairs.push(pair);
         const objects = fc
           .tuple(
@@ -78,16 +105,23 @@ export async function checkKinds(kinds: readonly KindDefinition[], options: Chec
             fc.pre(
               (kind.versions.get(from)!["~standard"].validate(object) as { issues?: unknown }).issues === undefined,
             );
-            const outcome = await roundTrip(registry, object, kind.group, to);
+            const impure = await purityProblem(kind, object, from, to);
+            if (impure) throw new Error(impure);
+            const outcome = await roundTrip(registry, object, kind.group, to, equivalences);
             if (outcome === "ok") {
               pair.roundTrips++;
+            } else if (declared === undefined && outsideCrd(options.crds, kind, from, object)) {
+              pair.refusedOutsideCrd++;
             } else {
+              if (declared === undefined)
+                throw new Error(undeclaredRefusal(from, to, outcome.refused, `its ${from} schema accepts`));
               pair.refused++;
               pair.sampleRefusal ??= outcome.refused;
             }
           }),
           { numRuns: options.runs ?? 200, ...(options.seed !== undefined ? { seed: options.seed } : {}) },
         );
+        pair.emptyIsAbsent = [...equivalences.accepted!].map(([path, count]) => ({ path, count }));
         if (result.failed) {
           report.ok = false;
           const error =
@@ -124,6 +158,7 @@ async function roundTrip(
   object: Record<string, unknown>,
   group: string,
   to: string,
+  equivalences: Equivalences,
 ): Promise<"ok" | { refused: string }> {
   const from = String(object.apiVersion);
   const there = await convertObjects(registry, `${group}/${to}`, [object]);
@@ -145,7 +180,7 @@ async function roundTrip(
         : `${to} was accepted, but converting it back failed: ${reason}`,
     );
   }
-  const difference = roundTripDifference(object, back.objects[0]);
+  const difference = roundTripDifference(object, back.objects[0], equivalences);
   if (difference) throw new Error(`not the same after the round trip: ${difference}`);
   return "ok";
 }
@@ -157,26 +192,18 @@ function reasonOf(result: Extract<BatchResult, { ok: false }>, desired: string):
   return at < 0 ? result.message : result.message.slice(at + marker.length);
 }
 
-/**
- * What a throw says when it is a bug rather than a refusal, with the stack's first frame; or
- * undefined for an Error of any other type, which is how a converter refuses an object.
- */
-function converterBug(thrown: unknown, reason: string): string | undefined {
-  if (
-    thrown instanceof Error &&
-    !(thrown instanceof TypeError || thrown instanceof ReferenceError || thrown instanceof RangeError)
-  )
-    return undefined;
-  const what =
-    thrown instanceof Error
-      ? `${thrown.name}: ${reason}`
-      : `${reason} (${thrown === null ? "null" : `a ${typeof thrown}`}, not an Error)`;
-  const frame =
-    thrown instanceof Error
-      ? thrown.stack
-          ?.split("\n")
-          .find((line) => /^\s+at /.test(line))
-          ?.trim()
-      : undefined;
-  return `${what}: a bug in the converter, not a refusal (to refuse an object, throw an Error that says why)${frame ? `\n  ${frame}` : ""}`;
+/** Whether the kind's CRD, if known, would refuse the object at that version (required fields aside: objects may be partial). */
+function outsideCrd(
+  crds: readonly Crd[] | undefined,
+  kind: KindDefinition,
+  version: string,
+  object: Record<string, unknown>,
+): boolean {
+  const crd = crds?.find((one) => one.group === kind.group && one.kind === kind.kind);
+  const schema = crd?.versions.find((one) => one.name === version)?.schema;
+  return (
+    schema !== undefined &&
+    (firstViolation(object, schema, "", { partial: true }) !== undefined ||
+      checkCelRules(object, schema).violation !== undefined)
+  );
 }

@@ -252,13 +252,19 @@ spec:
 });
 
 describe("crdshift check", () => {
-  it("passes on the examples, which this repository's crdshift.config.ts names, with a refusal message for each pair that refused", () => {
+  it("passes on the examples against the CRDs this repository's crdshift.config.ts names, with the declared reason and a message for each pair that refused", () => {
     const { code, stdout } = crdshift(["check", "--runs", "50"]);
+    expect(stdout).toContain("CronTab.example.com against examples/crds/crontabs.example.com.yaml\n");
+    expect(stdout).toMatch(
+      /\n {2}v1 -> v1beta1 -> v1 {2}\d+ round trips through the apiserver's pruning, each result valid in v1beta1, [1-9]\d* refused as declared \(v1beta1's hostPort holds/,
+    );
     expect(stdout).toContain("CronTab.example.com\n  v1 -> v1beta1 -> v1  ");
     expect(stdout).toMatch(
-      /\n {2}v1 -> v1beta1 -> v1 {2}\d+ round trips, [1-9]\d* refused by the converter, e\.g\. "(host and port must both be set to form hostPort|port \\".*\\" must not contain \\":\\")"\n/,
+      /\n {2}v1 -> v1beta1 -> v1 {2}\d+ round trips, [1-9]\d* refused as declared \(.*\), e\.g\. "(host and port must both be set to form hostPort|port \\".*\\" must not contain \\":\\")"\n/,
     );
-    expect(stdout).toMatch(/ok: every version of 2 kind\(s\)/);
+    expect(stdout).toMatch(
+      /\nok: 2 kind\(s\) against examples\/crds\/crontabs\.example\.com\.yaml, examples\/crds\/crontabs\.stable\.example\.com\.yaml: /,
+    );
     expect(code).toBe(0);
   });
 
@@ -327,7 +333,8 @@ describe("finding the registry", () => {
     inTempDir({ "kinds.ts": "export const notARegistry = 1;\n" }, async (dir) => {
       expect(await run(["check", "--registry", "kinds.ts"], "", dir)).toMatchObject({
         code: 2,
-        stderr: "crdshift: --registry kinds.ts exports no registry (export const registry = createRegistry([...]))\n",
+        stderr:
+          'crdshift check: --registry kinds.ts exports no registry — export const registry = createRegistry([...]) (or export { registry } from "./src/registry.js")\n',
       });
     }));
 });

@@ -75,14 +75,14 @@ describe("failures fail the whole review, with a message naming the object and t
   it("a converter whose result does not match the target version's schema", async () => {
     const app = widgetApp((o) => ({ ...o, spec: { size: "big" } }));
     expect(await convertFails(app, review("fail.example.com/v2", [widget("v1", "a")]))).toBe(
-      "object 0 (ns/a, uid uid-a) Widget fail.example.com/v1 -> fail.example.com/v2: the converter's result does not match the v2 schema: spec.size: Invalid input: expected number, received string",
+      "object 0 (ns/a, uid uid-a) Widget fail.example.com/v1 -> fail.example.com/v2: the converter's result does not match the v2 schema: spec.size: expected number, received string",
     );
   });
 
   it("a source object that does not match its version's schema", async () => {
     const app = widgetApp((o) => o);
     expect(await convertFails(app, review("fail.example.com/v2", [widget("v1", "a", { size: "big" })]))).toBe(
-      "object 0 (ns/a, uid uid-a) Widget fail.example.com/v1 -> fail.example.com/v2: does not match the v1 schema: spec.size: Invalid input: expected number, received string",
+      "object 0 (ns/a, uid uid-a) Widget fail.example.com/v1 -> fail.example.com/v2: does not match the v1 schema: spec.size: expected number, received string",
     );
   });
 

@@ -33,8 +33,72 @@ describe("matchesSchema", () => {
         },
         "",
       ),
-    ).toBe("spec.port: below the minimum");
-    expect(firstViolation({}, { type: "object", required: ["spec"] }, "")).toBe("spec: required");
+    ).toBe("spec.port: 0 is below the minimum 0 (exclusive)");
+    expect(firstViolation({}, { type: "object", required: ["spec"] }, "")).toBe("spec: missing, but required");
+  });
+
+  it("names the value and what the schema asks: type, enum, list uniqueness", () => {
+    expect(firstViolation("3", { type: "integer" }, "spec.replicas")).toBe(
+      'spec.replicas: expected an integer, received "3"',
+    );
+    expect(firstViolation("always", { type: "string", enum: ["Always", "Never"] }, "spec.policy")).toBe(
+      'spec.policy: "always" is not one of the enum values ["Always","Never"]',
+    );
+    expect(
+      firstViolation(
+        [{ name: "a" }, { name: "a" }],
+        { type: "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"] },
+        "spec.ports",
+      ),
+    ).toBe('spec.ports: [{"name":"a"},{"name":"a"}] has duplicate items (list-type map, keys name)');
+    expect(firstViolation("x".repeat(500), { type: "string", maxLength: 3 }, "s")).toMatch(
+      /^s: "x+\.\.\. \(\d+ more characters\) is longer than maxLength 3$/,
+    );
+  });
+
+  it("checks the formats the apiserver checks, and no others", () => {
+    const valid: Array<[string, string]> = [
+      ["date-time", "2024-02-29T10:00:00Z"],
+      ["date-time", "2024-02-29T10:00:00.123+02:00"],
+      ["date", "2024-02-29"],
+      ["duration", "1h30m"],
+      ["duration", "3 days"],
+      ["uuid", "123e4567-e89b-12d3-a456-426614174000"],
+      ["ipv4", "10.0.0.1"],
+      ["ipv6", "2001:db8::1"],
+      ["ipv6", "::ffff:10.0.0.1"],
+      ["cidr", "10.0.0.0/8"],
+      ["cidr", "2001:db8::/32"],
+      ["hostname", "example.com"],
+      ["email", "a@example.com"],
+      ["uri", "https://example.com/x"],
+      ["byte", "aGVsbG8="],
+      ["mac", "00:1a:2b:3c:4d:5e"],
+      ["int32", "anything"],
+      ["password", "anything"],
+      ["no-such-format", "anything"],
+    ];
+    for (const [format, text] of valid)
+      expect(firstViolation(text, { type: "string", format }, "f"), `${format} ${text}`).toBeUndefined();
+    const invalid: Array<[string, string]> = [
+      ["date-time", "2024-02-30T10:00:00Z"],
+      ["date-time", "yesterday"],
+      ["date", "2024-13-01"],
+      ["duration", "soon"],
+      ["uuid", "123"],
+      ["ipv4", "10.0.0.256"],
+      ["ipv6", "2001:db8:::1"],
+      ["cidr", "10.0.0.0/33"],
+      ["hostname", "-bad-.com"],
+      ["email", "not an email"],
+      ["uri", "no scheme"],
+      ["byte", "***"],
+      ["mac", "00:1a"],
+    ];
+    for (const [format, text] of invalid)
+      expect(firstViolation(text, { type: "string", format }, "f"), `${format} ${text}`).toBe(
+        `f: ${JSON.stringify(text)} is not a valid ${format}`,
+      );
   });
 
   it("checks list maps' keys and sets for duplicates, and junctors", () => {

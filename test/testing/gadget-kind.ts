@@ -37,6 +37,10 @@ export const gadget = defineKind({
   group: "example.com",
   kind: "Gadget",
   versions: { v1, v2 },
+  refusals: {
+    "v1->v2": "v2 holds sizes and ports as integers, and a host and a port only together",
+    "v2->v1": "v1's hostPort needs both a host and a port",
+  },
   converters: {
     v1: {
       v2: (object) => {

@@ -47,6 +47,7 @@ describe("the round-trip check", () => {
       group: "oneway.example.com",
       kind: "Gadget",
       versions: { v1: z.looseObject({ n: z.optional(z.number()) }), v2: z.looseObject({ n: z.optional(z.number()) }) },
+      refusals: { "v2->v1": "v1 is read-only" },
       converters: {
         v1: { v2: (object) => object },
         v2: {
@@ -76,8 +77,9 @@ describe("the round-trip check", () => {
 });
 
 /** A kind whose v2 -> v1 converter is the one given (v2 -> v1 -> v2 is the first pair tried). */
-function withConverter(toV1: Converter<any, any>) {
+function withConverter(toV1: Converter<any, any>, refusals?: { "v2->v1": string }) {
   return defineKind({
+    ...(refusals ? { refusals } : {}),
     group: "kit.example.com",
     kind: "Thing",
     versions: {
@@ -141,9 +143,12 @@ describe("a converter's bugs are defects, not refusals", () => {
   });
 
   it("fails a pair where every object was refused: nothing was proved", async () => {
-    const refuseAll = withConverter(() => {
-      throw new Error("v1 is not supported any more");
-    });
+    const refuseAll = withConverter(
+      () => {
+        throw new Error("v1 is not supported any more");
+      },
+      { "v2->v1": "v1 is retired" },
+    );
     const [report] = await checkKinds([refuseAll], { runs: 30, seed: 5 });
     expect(report!.ok).toBe(false);
     expect(report!.failure).toBe(

@@ -12,6 +12,10 @@ export const e2eKind = defineKind({
     v1: z.looseObject({ hostPort: z.optional(z.string()) }),
     v2: z.looseObject({ host: z.optional(z.string()), port: z.optional(z.string()) }),
   },
+  refusals: {
+    "v1->v2": "a hostPort without a colon has no separate host and port",
+    "v2->v1": "v1's hostPort holds a host and a port only together",
+  },
   converters: {
     v1: {
       v2: ({ hostPort, ...rest }) => {

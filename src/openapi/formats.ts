@@ -1,0 +1,136 @@
+/**
+ * The string formats the kube-apiserver validates in a CRD's schema (the list the
+ * apiextensions `JSONSchemaProps.format` documentation gives, from kube-openapi's strfmt), each
+ * as a check of what the apiserver accepts. Where Go's parsers accept more than the format's
+ * name suggests, the check accepts it too: a check stricter than the apiserver would report a
+ * correct converter. Formats not listed (`int32`, `password`, anything unknown) are not checked
+ * by the apiserver either.
+ */
+export function formatProblem(format: string, text: string): string | undefined {
+  const check = FORMATS[format];
+  if (check === undefined || check(text)) return undefined;
+  return `is not a valid ${format}`;
+}
+
+/** Whether the apiserver checks this format at all. */
+export function isCheckedFormat(format: string): boolean {
+  return Object.hasOwn(FORMATS, format);
+}
+
+const HEX = /^[0-9a-fA-F]+$/;
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const versionedUuid = (version: string) =>
+  new RegExp(`^[0-9a-f]{8}-?[0-9a-f]{4}-?${version}[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`, "i");
+const UUID3 = versionedUuid("3");
+const UUID4 = versionedUuid("4");
+const UUID5 = versionedUuid("5");
+const HOSTNAME_LABEL = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const DURATION_GO = /^[-+]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$|^[-+]?0$/;
+const DURATION_WORDS =
+  /^(?:\s*\d+\s*(?:ns|us|µs|ms|s|m|h|d|w|nanoseconds?|microseconds?|milliseconds?|seconds?|sec|minutes?|min|hours?|hr|days?|weeks?|wk)\s*)+$/i;
+const MAC = /^(?:[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5,19}|[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4}){2,9})$/;
+
+const FORMATS: Record<string, (text: string) => boolean> = {
+  bsonobjectid: (text) => text.length === 24 && HEX.test(text),
+  uri: (text) =>
+    text.length > 0 && (text.startsWith("/") || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(text)) && !/\s/.test(text),
+  email: (text) => /^[^\s@<>]+@[^\s@<>]+$/.test(text) || /<[^\s@<>]+@[^\s@<>]+>\s*$/.test(text),
+  hostname: (text) =>
+    text.length <= 255 &&
+    text
+      .replace(/\.$/, "")
+      .split(".")
+      .every((label) => HOSTNAME_LABEL.test(label)),
+  ipv4: (text) => isIpv4(text),
+  ipv6: (text) => isIpv6(text),
+  cidr: (text) => isCidr(text),
+  mac: (text) => MAC.test(text),
+  uuid: (text) => UUID.test(text),
+  uuid3: (text) => UUID3.test(text),
+  uuid4: (text) => UUID4.test(text),
+  uuid5: (text) => UUID5.test(text),
+  isbn: (text) => isIsbn10(text) || isIsbn13(text),
+  isbn10: isIsbn10,
+  isbn13: isIsbn13,
+  creditcard: (text) => /^\d{13,19}$/.test(text.replace(/[ -]/g, "")) && luhn(text.replace(/[ -]/g, "")),
+  ssn: (text) => /^\d{3}[- ]?\d{2}[- ]?\d{4}$/.test(text),
+  hexcolor: (text) => /^#?(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(text),
+  rgbcolor: (text) => /^rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)$/.test(text),
+  byte: (text) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text.replace(/\s/g, "")),
+  date: (text) => /^\d{4}-\d{2}-\d{2}$/.test(text) && isDateTime(`${text}T00:00:00Z`),
+  duration: (text) => DURATION_GO.test(text) || DURATION_WORDS.test(text),
+  datetime: isDateTime,
+  "date-time": isDateTime,
+};
+
+function isDateTime(text: string): boolean {
+  const parts = DATE_TIME.exec(text);
+  if (!parts) return false;
+  const [, year, month, day, hour, minute, second] = parts.map(Number);
+  const days = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  return (
+    month! >= 1 &&
+    month! <= 12 &&
+    day! >= 1 &&
+    day! <= days &&
+    (parts[4] === undefined || (hour! <= 23 && minute! <= 59 && (parts[6] === undefined || second! <= 60)))
+  );
+}
+
+function isIpv4(text: string): boolean {
+  const octets = text.split(".");
+  return octets.length === 4 && octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255);
+}
+
+function isIpv6(text: string): boolean {
+  if (!text.includes(":") || /[^0-9a-fA-F:.]/.test(text)) return false;
+  const [head, tail, ...more] = text.split("::");
+  if (more.length > 0) return false;
+  const groups = (part: string | undefined) => (part === undefined || part === "" ? [] : part.split(":"));
+  const all = [...groups(head), ...groups(tail)];
+  const last = all.at(-1);
+  const embedsIpv4 = last !== undefined && last.includes(".");
+  if (embedsIpv4 && !isIpv4(last)) return false;
+  const hex = embedsIpv4 ? all.slice(0, -1) : all;
+  if (!hex.every((group) => /^[0-9a-fA-F]{1,4}$/.test(group))) return false;
+  const count = hex.length + (embedsIpv4 ? 2 : 0);
+  return tail === undefined ? count === 8 : count < 8;
+}
+
+function isCidr(text: string): boolean {
+  const slash = text.lastIndexOf("/");
+  if (slash < 0) return false;
+  const address = text.slice(0, slash);
+  const bits = text.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  if (isIpv4(address)) return Number(bits) <= 32;
+  return isIpv6(address) && Number(bits) <= 128;
+}
+
+function isIsbn10(text: string): boolean {
+  const digits = text.replace(/[ -]/g, "");
+  if (!/^\d{9}[\dX]$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < 10; i++) sum += (10 - i) * (digits[i] === "X" ? 10 : Number(digits[i]));
+  return sum % 11 === 0;
+}
+
+function isIsbn13(text: string): boolean {
+  const digits = text.replace(/[ -]/g, "");
+  if (!/^\d{13}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < 13; i++) sum += (i % 2 === 0 ? 1 : 3) * Number(digits[i]);
+  return sum % 10 === 0;
+}
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
