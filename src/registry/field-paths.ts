@@ -81,18 +81,20 @@ export function hasAt(value: unknown, names: string[]): boolean {
 }
 
 /**
- * `object` with the field at `names` removed; the objects on the way that it leaves empty go
- * too, as they held nothing but this field (the top object stays).
+ * `object` with the field at `names` removed. With `emptied: "drop"` the objects on the way that
+ * it leaves empty go too, as they held nothing but this field (a moved field's old parents; the
+ * top object stays); with `"keep"` they stay, empty (a field only one version has: the object
+ * around it is the other version's too, and the way back needs it to put a default in).
  */
-export function removeAt(object: Json, names: string[]): Json {
+export function removeAt(object: Json, names: string[], emptied: "drop" | "keep" = "drop"): Json {
   const [head, ...rest] = names;
   if (head === undefined || !Object.hasOwn(object, head)) return object;
   const { [head]: child, ...others } = object;
   if (rest.length === 0) return others;
   if (!isRecord(child)) return object;
-  const next = removeAt(child, rest);
+  const next = removeAt(child, rest, emptied);
   if (next === child) return object;
-  return Object.keys(next).length === 0 ? others : { ...object, [head]: next };
+  return Object.keys(next).length === 0 && emptied === "drop" ? others : { ...object, [head]: next };
 }
 
 /** `object` with `value` at `names`, creating the objects on the way that are absent. */

@@ -118,7 +118,9 @@ function translate(object: Json, rule: EnumRule, up: boolean): Json {
 /** Takes out a field the target version lacks: a value other than its default goes to the stash. */
 function take(object: Json, rule: DefaultRule, stash: Json): Json {
   if (rule.items.length > 0) {
-    return updateAt(object, rule.items, (item) => (isRecord(item) ? removeAt(item, rule.inside) : item)) as Json;
+    return updateAt(object, rule.items, (item) =>
+      isRecord(item) ? removeAt(item, rule.inside, "keep") : item,
+    ) as Json;
   }
   const present = hasAt(object, rule.inside);
   const value = getAt(object, rule.inside);
@@ -126,7 +128,7 @@ function take(object: Json, rule: DefaultRule, stash: Json): Json {
   // that is there.
   const around = rule.inside.length === 1 || isRecord(getAt(object, rule.inside.slice(0, -1)));
   if (rule.stash && (present ? !sameJson(value, rule.value) : around)) stash[rule.key] = present ? { value } : {};
-  return present ? removeAt(object, rule.inside) : object;
+  return present ? removeAt(object, rule.inside, "keep") : object;
 }
 
 /** Puts back the fields only the target version has: from the stash, else their default. */
