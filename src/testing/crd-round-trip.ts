@@ -4,6 +4,7 @@ import { pruneLikeApiserver } from "../openapi/prune";
 import type { OpenApiSchema } from "../openapi/schema";
 import { firstViolation } from "../openapi/value-check";
 import type { KindDefinition, Registry } from "../registry";
+import { celRules } from "../openapi/cel-rules";
 import { type CelOutcome, checkCelRules } from "./cel-check";
 import { purityProblem } from "./converter-purity";
 import { converterBug, declaredRefusal, undeclaredRefusal } from "./refusals";
@@ -73,7 +74,7 @@ export async function crdRoundTrip(
   // this check reads it (a pattern JavaScript cannot read, say, leaves generated text unchecked).
   const validated = violationOf(object, schemaOf.get(from), partial) === undefined;
   const broken = validated ? violationOf(stored, schemaOf.get(to), partial) : undefined;
-  const celChecked = validated && !partial && celHolds(check, object, from);
+  const celChecked = validated && !partial && celHolds(check, object, from, to);
   const celBroken = celChecked ? celViolation(check, stored, to) : undefined;
   if (broken || celBroken)
     throw new Error(
@@ -91,11 +92,24 @@ export async function crdRoundTrip(
   return { refused: false, refusedOutsideCrd: false, unvalidated: !validated, celUnchecked: !celChecked };
 }
 
-/** Whether the input keeps its own version's CEL rules, all of them evaluated. */
-function celHolds(check: CrdRoundTrip, object: unknown, version: string): boolean {
+/**
+ * Whether the input keeps its own version's CEL rules, all of them evaluated. Where some could
+ * not be, the target's rules are not held to either: each is listed as not checked, so that a
+ * rule of `from` this check cannot evaluate does not silently switch off every rule of `to`.
+ */
+function celHolds(check: CrdRoundTrip, object: unknown, version: string, target: string): boolean {
   const outcome = checkCelRules(object, check.schemaOf.get(version));
   noteErrors(check, version, outcome.errors);
-  return outcome.violation === undefined && outcome.errors.length === 0;
+  if (outcome.violation !== undefined) return false;
+  if (outcome.errors.length === 0) return true;
+  const reason = `not held to: inputs' ${version} rules could not all be evaluated (${outcome.errors[0]!.rule})`;
+  const skipped = celRules(check.schemaOf.get(target)).filter((rule) => !rule.transition);
+  noteErrors(
+    check,
+    target,
+    skipped.map(({ path, rule }) => ({ path, rule, reason })),
+  );
+  return false;
 }
 
 function celViolation(check: CrdRoundTrip, object: unknown, version: string): string | undefined {
