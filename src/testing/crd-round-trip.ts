@@ -7,7 +7,7 @@ import type { KindDefinition, Registry } from "../registry";
 import { celRules } from "../openapi/cel-rules";
 import { type CelOutcome, checkCelRules } from "./cel-check";
 import { purityProblem } from "./converter-purity";
-import { converterBug, declaredRefusal, undeclaredRefusal } from "./refusals";
+import { converterBug, declaredRefusal, reasonOf, undeclaredRefusal } from "./refusals";
 import { type Equivalences, roundTripDifference } from "./round-trip-comparison";
 
 export type SchemaOf = Map<string, Crd["versions"][number]["schema"]>;
@@ -129,11 +129,4 @@ function noteErrors(check: CrdRoundTrip, version: string, errors: CelOutcome["er
 /** The first check of the version's schema the object fails (required fields aside, for a partial object). */
 export function violationOf(object: unknown, schema: OpenApiSchema | undefined, partial: boolean): string | undefined {
   return schema === undefined ? undefined : firstViolation(object, schema, "", { partial });
-}
-
-/** The engine's message without the object's name and versions, which the report gives. */
-function reasonOf(message: string, desired: string): string {
-  const marker = ` -> ${desired}: `;
-  const at = message.indexOf(marker);
-  return at < 0 ? message : message.slice(at + marker.length);
 }
