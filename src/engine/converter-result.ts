@@ -69,8 +69,15 @@ export function readConvertedMaps(result: JsonObject, step: string): ConvertedMa
 
 function readMap(metadata: JsonObject, field: "labels" | "annotations", step: string): unknown {
   try {
-    const value = field === "labels" ? metadata.labels : metadata.annotations;
+    let value: unknown = field === "labels" ? metadata.labels : metadata.annotations;
     if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    // Not a plain object (a Map, a Date, a boxed string): as JSON writes it, or refused as
+    // elsewhere in a result. Its own fields, none, would read as `{}` and clear the object's map.
+    const prototype = Object.getPrototypeOf(value) as object | null;
+    if (prototype !== Object.prototype && prototype !== null) {
+      value = new ResultWalk(undefined, false).view(value, field);
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    }
     return new MapRead(Object.keys(value), Object.values(value));
   } catch (error) {
     throw failure(within(within(error, field), "metadata"), step);

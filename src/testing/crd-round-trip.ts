@@ -4,9 +4,10 @@ import { pruneLikeApiserver } from "../openapi/prune";
 import type { OpenApiSchema } from "../openapi/schema";
 import { firstViolation } from "../openapi/value-check";
 import type { KindDefinition, Registry } from "../registry";
+import { celRules } from "../openapi/cel-rules";
 import { type CelOutcome, checkCelRules } from "./cel-check";
 import { purityProblem } from "./converter-purity";
-import { converterBug, declaredRefusal, undeclaredRefusal } from "./refusals";
+import { converterBug, declaredRefusal, reasonOf, undeclaredRefusal } from "./refusals";
 import { type Equivalences, roundTripDifference } from "./round-trip-comparison";
 
 export type SchemaOf = Map<string, Crd["versions"][number]["schema"]>;
@@ -73,7 +74,7 @@ export async function crdRoundTrip(
   // this check reads it (a pattern JavaScript cannot read, say, leaves generated text unchecked).
   const validated = violationOf(object, schemaOf.get(from), partial) === undefined;
   const broken = validated ? violationOf(stored, schemaOf.get(to), partial) : undefined;
-  const celChecked = validated && !partial && celHolds(check, object, from);
+  const celChecked = validated && !partial && celHolds(check, object, from, to);
   const celBroken = celChecked ? celViolation(check, stored, to) : undefined;
   if (broken || celBroken)
     throw new Error(
@@ -91,11 +92,24 @@ export async function crdRoundTrip(
   return { refused: false, refusedOutsideCrd: false, unvalidated: !validated, celUnchecked: !celChecked };
 }
 
-/** Whether the input keeps its own version's CEL rules, all of them evaluated. */
-function celHolds(check: CrdRoundTrip, object: unknown, version: string): boolean {
+/**
+ * Whether the input keeps its own version's CEL rules, all of them evaluated. Where some could
+ * not be, the target's rules are not held to either: each is listed as not checked, so that a
+ * rule of `from` this check cannot evaluate does not silently switch off every rule of `to`.
+ */
+function celHolds(check: CrdRoundTrip, object: unknown, version: string, target: string): boolean {
   const outcome = checkCelRules(object, check.schemaOf.get(version));
   noteErrors(check, version, outcome.errors);
-  return outcome.violation === undefined && outcome.errors.length === 0;
+  if (outcome.violation !== undefined) return false;
+  if (outcome.errors.length === 0) return true;
+  const reason = `not held to: inputs' ${version} rules could not all be evaluated (${outcome.errors[0]!.rule})`;
+  const skipped = celRules(check.schemaOf.get(target)).filter((rule) => !rule.transition);
+  noteErrors(
+    check,
+    target,
+    skipped.map(({ path, rule }) => ({ path, rule, reason })),
+  );
+  return false;
 }
 
 function celViolation(check: CrdRoundTrip, object: unknown, version: string): string | undefined {
@@ -115,11 +129,4 @@ function noteErrors(check: CrdRoundTrip, version: string, errors: CelOutcome["er
 /** The first check of the version's schema the object fails (required fields aside, for a partial object). */
 export function violationOf(object: unknown, schema: OpenApiSchema | undefined, partial: boolean): string | undefined {
   return schema === undefined ? undefined : firstViolation(object, schema, "", { partial });
-}
-
-/** The engine's message without the object's name and versions, which the report gives. */
-function reasonOf(message: string, desired: string): string {
-  const marker = ` -> ${desired}: `;
-  const at = message.indexOf(marker);
-  return at < 0 ? message : message.slice(at + marker.length);
 }

@@ -42,3 +42,10 @@ export function undeclaredRefusal(from: string, to: string, reason: string, acce
     `truly cannot hold it, declare it in defineKind: refusals: { "${from}->${to}": "why" }`
   );
 }
+
+/** The engine's failure message without the object's name and versions, which a report gives. */
+export function reasonOf(message: string, desired: string): string {
+  const marker = ` -> ${desired}: `;
+  const at = message.indexOf(marker);
+  return at < 0 ? message : message.slice(at + marker.length);
+}

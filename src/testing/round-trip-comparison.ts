@@ -51,6 +51,9 @@ function firstDifference(a: unknown, b: unknown, path: string, equivalences: Equ
   if (typeof a !== "object" || a === null || typeof b !== "object" || b === null)
     return Object.is(a, b) ? undefined : `${where} was ${show(a)}, came back ${show(b)}`;
   if (Array.isArray(a) !== Array.isArray(b)) return `${where} changed from ${show(a)} to ${show(b)}`;
+  // A list item is no field: one lost or added is a difference even if it is `{}` or `[]`.
+  if (Array.isArray(a) && Array.isArray(b) && a.length !== b.length)
+    return `${where} had ${a.length} items, came back with ${b.length}: ${show(a)} -> ${show(b)}`;
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   // Own fields only: a field named __proto__ that is missing must not read as the prototype.
   const field = (object: object, key: string) =>

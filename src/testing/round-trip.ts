@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { type BatchResult, convertObjects } from "../engine/convert-batch";
+import { convertObjects } from "../engine/convert-batch";
 import type { Crd } from "../openapi/crd-document";
 import { firstViolation } from "../openapi/value-check";
 import { kindLabel } from "../protocol/api-version";
@@ -8,7 +8,7 @@ import { arbitraryFor } from "./arbitrary";
 import { purityProblem } from "./converter-purity";
 import { objectMetadata } from "./object-metadata";
 import { checkCelRules } from "./cel-check";
-import { converterBug, declaredRefusal, undeclaredRefusal } from "./refusals";
+import { converterBug, declaredRefusal, reasonOf, undeclaredRefusal } from "./refusals";
 import { type Equivalences, roundTripDifference, show } from "./round-trip-comparison";
 
 export interface PairReport {
@@ -163,7 +163,7 @@ async function roundTrip(
   const from = String(object.apiVersion);
   const there = await convertObjects(registry, `${group}/${to}`, [object]);
   if (!there.ok) {
-    const reason = reasonOf(there, `${group}/${to}`);
+    const reason = reasonOf(there.message, `${group}/${to}`);
     if (!("thrown" in there)) throw new Error(`converting to ${to} failed: ${reason}`);
     const bug = converterBug(there.thrown, reason);
     if (bug) throw new Error(`converting to ${to} threw ${bug}`);
@@ -172,7 +172,7 @@ async function roundTrip(
   }
   const back = await convertObjects(registry, from, there.objects);
   if (!back.ok) {
-    const reason = reasonOf(back, from);
+    const reason = reasonOf(back.message, from);
     const bug = "thrown" in back ? converterBug(back.thrown, reason) : undefined;
     throw new Error(
       bug
@@ -183,13 +183,6 @@ async function roundTrip(
   const difference = roundTripDifference(object, back.objects[0], equivalences);
   if (difference) throw new Error(`not the same after the round trip: ${difference}`);
   return "ok";
-}
-
-/** The engine's message without the object's name and versions, which the report gives. */
-function reasonOf(result: Extract<BatchResult, { ok: false }>, desired: string): string {
-  const marker = ` -> ${desired}: `;
-  const at = result.message.indexOf(marker);
-  return at < 0 ? result.message : result.message.slice(at + marker.length);
 }
 
 /** Whether the kind's CRD, if known, would refuse the object at that version (required fields aside: objects may be partial). */

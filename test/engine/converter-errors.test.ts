@@ -177,6 +177,11 @@ describe("what JSON cannot carry, or cannot be read: the converter's error, nami
       "could not be read at metadata.labels: Error: ownKeys refused",
     ],
     [
+      "labels that are a Map: refused as in the rest of a result, not read as {} (which would clear the object's labels)",
+      (object) => ({ ...object, metadata: { labels: new Map([["owner", "x"]]) } }),
+      "holds a Map at metadata.labels, which JSON cannot carry (it would arrive as {})",
+    ],
+    [
       "annotations whose value is read through a throwing getter",
       (object) => ({
         ...object,

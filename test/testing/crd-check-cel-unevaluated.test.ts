@@ -1,0 +1,68 @@
+import { expect, it } from "vitest";
+import * as z from "zod/mini";
+import { readCrds } from "../../src/openapi/crd-document";
+import { defineKind } from "../../src/registry";
+import { checkAgainstCrd } from "../../src/testing/crd-check";
+
+/** v1's spec has a rule this check cannot evaluate; v2's has one it can, which v1 -> v2 breaks for size 1. */
+const [crd] = readCrds(
+  `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: things.example.com }
+spec:
+  group: example.com
+  names: { kind: Thing, plural: things, singular: thing, listKind: ThingList }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              required: [size]
+              x-kubernetes-validations: [{ rule: "isSorted([1]) || true" }]
+              properties: { size: { type: integer, minimum: 1, maximum: 5 } }
+    - name: v2
+      served: true
+      storage: false
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              required: [size]
+              x-kubernetes-validations: [{ rule: "self.size >= 1" }]
+              properties: { size: { type: integer, minimum: 0, maximum: 4 } }
+`,
+  "things.example.com.yaml",
+);
+
+const schema = z.looseObject({ spec: z.optional(z.looseObject({ size: z.optional(z.number()) })) });
+const shift =
+  (by: number) =>
+  (object: Record<string, unknown>): Record<string, unknown> => {
+    const spec = object.spec as { size?: unknown } | undefined;
+    return typeof spec?.size === "number" ? { ...object, spec: { ...spec, size: spec.size + by } } : object;
+  };
+const thing = defineKind({
+  group: "example.com",
+  kind: "Thing",
+  versions: { v1: schema, v2: schema },
+  converters: { v1: { v2: shift(-1) }, v2: { v1: shift(1) } },
+});
+
+it("a source rule it cannot evaluate lists the target's rules as not checked, never passes them silently", async () => {
+  const report = await checkAgainstCrd([thing], crd!, { runs: 50, seed: 1 });
+  expect(report.notChecked).toContainEqual({
+    version: "v2",
+    path: "spec",
+    rule: "self.size >= 1",
+    reason: expect.stringContaining("inputs' v1 rules could not all be evaluated"),
+  });
+});
