@@ -7,6 +7,7 @@ import { finishObject, type KindMemo, startObject } from "./convert-object";
 import { DEADLINE_PASSED, pastDeadline, type TimeBudget, withDeadline } from "./time-budget";
 import { budgetMessage, failureMessage, internalErrorText, notAnObjectMessage } from "./failure-messages";
 import { isJsonObject, type JsonObject } from "./json-values";
+import { DEFAULT_MAX_DEPTH } from "./result-walk";
 
 export interface BatchOptions {
   budget?: TimeBudget | undefined;
@@ -15,6 +16,8 @@ export interface BatchOptions {
    * knows it from the body text; unset, every object is searched.
    */
   mayHoldProtoKeys?: boolean;
+  /** Deepest converted object accepted (CRDSHIFT_MAX_DEPTH). Default: the apiserver's 10,000. */
+  maxDepth?: number;
 }
 
 /** A failed batch: the failure, which object (its index) and, for a converter that threw, what it threw. */
@@ -66,6 +69,7 @@ export function convertEach(
     objects,
     budget: options.budget,
     mayHoldProtoKeys: options.mayHoldProtoKeys ?? true,
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
     kinds: {},
     converted: new Array(objects.length),
   };
@@ -81,6 +85,7 @@ interface Batch {
   objects: readonly unknown[];
   budget: TimeBudget | undefined;
   mayHoldProtoKeys: boolean;
+  maxDepth: number;
   kinds: KindMemo;
   converted: JsonObject[];
 }
@@ -106,7 +111,14 @@ function convertFrom(first: number, batch: Batch): BatchResult | Waiting {
       return { ok: false, cause: "invalid-object", index, message: notAnObjectMessage(index, object) };
     }
     try {
-      const started = startObject(batch.registry, object, batch.desired, batch.mayHoldProtoKeys, batch.kinds);
+      const started = startObject(
+        batch.registry,
+        object,
+        batch.desired,
+        batch.mayHoldProtoKeys,
+        batch.kinds,
+        batch.maxDepth,
+      );
       if (started instanceof Promise) return new Waiting(index, started);
       converted[index] = finishObject(started, object, batch.desiredAPIVersion);
     } catch (error) {

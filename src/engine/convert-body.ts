@@ -59,6 +59,7 @@ export function convertBody(
     : convertEach(registry, request.desiredAPIVersion, request.objects, {
         budget: options.budget,
         mayHoldProtoKeys: read.protoKeys ?? mayHoldProtoKey(text),
+        maxDepth: limits.maxDepth,
       });
   const deep = read.depth > NATIVE_PRINT_DEPTH;
   const reply = (result: BatchResult): BodyOutcome => ({

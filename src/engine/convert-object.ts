@@ -7,6 +7,7 @@ import { isJsonObject, type JsonObject } from "./json-values";
 import { ConvertedMaps, guardMaps, guardMetadata, privateMetadata } from "./metadata";
 import { checkSourceSchema, kindDefinition, kindOf, sourceMetadata, sourceVersion } from "./object-checks";
 import { protoKeyValues } from "./proto-keys";
+import { DEFAULT_MAX_DEPTH } from "./result-walk";
 
 /**
  * One object's conversion, in two halves around the only part that may be asynchronous: its
@@ -35,6 +36,7 @@ export function startObject(
   desired: GroupVersion,
   mayHoldProtoKeys: boolean,
   memo: KindMemo = {},
+  maxDepth = DEFAULT_MAX_DEPTH,
 ): JsonObject | Promise<JsonObject> {
   let source: GroupVersion;
   let definition: KindDefinition;
@@ -63,7 +65,7 @@ export function startObject(
   // survives to be restored.
   const input: JsonObject = { ...object, metadata: metadata ? privateMetadata(metadata) : {} };
   const held = mayHoldProtoKeys ? protoKeyValues(input) : undefined;
-  return runChain(definition, memo.route!, 0, input, held);
+  return runChain(definition, memo.route!, 0, input, held, maxDepth);
 }
 
 /**

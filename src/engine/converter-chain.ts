@@ -21,6 +21,7 @@ export function runChain(
   first: number,
   input: unknown,
   held: Set<object> | undefined,
+  maxDepth: number,
 ): JsonObject | Promise<JsonObject> {
   let current = input;
   for (let i = first; i < steps.length; i++) {
@@ -39,13 +40,14 @@ export function runChain(
     const last = i === steps.length - 1;
     if (isPending(output, inStep(steps, step))) {
       return settle(output).then(
-        (value) => runChain(definition, steps, i + 1, checkedResult(value, steps, step, last, held), held),
+        (value) =>
+          runChain(definition, steps, i + 1, checkedResult(value, steps, step, last, held, maxDepth), held, maxDepth),
         (error) => {
           throw converterFailure(error, steps, step);
         },
       );
     }
-    current = checkedResult(output, steps, step, last, held);
+    current = checkedResult(output, steps, step, last, held, maxDepth);
   }
   return current as JsonObject;
 }
@@ -57,10 +59,11 @@ function checkedResult(
   step: Step,
   last: boolean,
   held: Set<object> | undefined,
+  maxDepth: number,
 ): JsonObject {
   const where = inStep(steps, step);
   // The copy first: the check then reads what will be sent (a lost `__proto__` field back in place).
-  const result = readResult(output, { last, held, step: where });
+  const result = readResult(output, { last, held, step: where, maxDepth });
   const issue = schemaIssue(step.schema, result);
   if (issue) {
     throw new ConversionFailure(

@@ -28,12 +28,14 @@ export interface ResultOptions {
   held: Set<object> | undefined;
   /** Appended to a message: where in a chain the converter stands (` (in step v1 -> v2)`). */
   step: string;
+  /** Deepest result accepted (CRDSHIFT_MAX_DEPTH). */
+  maxDepth: number;
 }
 
 /** The converter's result as crdshift's own plain object; throws a converter-error ConversionFailure. */
 export function readResult(output: unknown, options: ResultOptions): JsonObject {
   try {
-    const walk = new ResultWalk(options.held, objectPrototypeIsPolluted());
+    const walk = new ResultWalk(options.held, objectPrototypeIsPolluted(), options.maxDepth);
     const view = typeof output === "object" && output !== null ? walk.view(output, "") : output;
     if (typeof view !== "object" || view === null || isArray(view)) {
       const what = view === null ? "null" : typeof view === "object" ? "an array" : typeof view;

@@ -13,12 +13,20 @@ import { type Key, Unreadable, unreadable, within } from "./result-problem";
 /** Levels copied by recursion, the fastest; below, an explicit stack (results nest as deep as inputs: 10,000 levels). */
 const RECURSION_LIMIT = 64;
 
+/** The apiserver's own limit on nesting, and CRDSHIFT_MAX_DEPTH's default. */
+export const DEFAULT_MAX_DEPTH = 10_000;
+
 export class ResultWalk {
   constructor(
     /** The values of the input's `__proto__` fields (proto-keys.ts); grows by the copies of such fields. */
     private readonly held: Set<object> | undefined,
     /** Whether for-in also yields inherited names (Object.prototype is polluted). */
     private readonly inherited: boolean,
+    /**
+     * Deepest result copied, as deep as a body may nest: a `toJSON` that returns a new object at
+     * every level would otherwise grow the copy until the process runs out of memory.
+     */
+    private readonly maxDepth = DEFAULT_MAX_DEPTH,
   ) {}
 
   /**
@@ -144,6 +152,11 @@ export class ResultWalk {
       } catch (error) {
         throw unreadable(error);
       }
+      if (RECURSION_LIMIT + sources.length >= this.maxDepth)
+        throw new Unreadable(
+          `nests deeper than ${this.maxDepth} levels`,
+          ", more than a review may (CRDSHIFT_MAX_DEPTH)",
+        );
       sources.push(source);
       targets.push(target);
       keyLists.push(keys);

@@ -202,6 +202,15 @@ describe("what JSON cannot carry, or cannot be read: the converter's error, nami
     });
   }
 
+  it("a toJSON that returns a new object at every level: refused at CRDSHIFT_MAX_DEPTH, not run out of memory", async () => {
+    const endless = (): object => ({ toJSON: () => ({ next: endless() }) });
+    const failed = await throughEngine(withSpec(() => ({ toJSON: () => ({ next: endless() }) })));
+    expect(failed.cause).toBe("converter-error");
+    expect(failed.message).toMatch(
+      /the converter's result nests deeper than 10000 levels at spec\.next\.next.*, more than a review may \(CRDSHIFT_MAX_DEPTH\)$/,
+    );
+  });
+
   it("a promise that is a proxy, or whose then throws: rejected, the converter's error", async () => {
     const proxied = await throughEngine(() => new Proxy(Promise.resolve({}), {}));
     expect(proxied.cause).toBe("converter-error");
