@@ -135,6 +135,14 @@ export async function checkAgainstCrd(
             `${fieldsToHandle(from, to, schemaOf)}  object: ${show(object)}\n  (replay with --seed ${result.seed})`,
         );
       }
+      // Every object refused, even as declared: nothing was converted, so nothing was proved.
+      if (pair.roundTrips === 0) {
+        return fail(
+          `${kindLabel(crd)} ${from} -> ${to} -> ${from}: no object the CRD accepts made the round trip ` +
+            `(${pair.refused} refused by the converter, ${pair.refusedOutsideCrd} breaking their own CEL rules), ` +
+            `so nothing was proved; a converter should refuse only what ${to} cannot hold`,
+        );
+      }
     }
   }
   report.notChecked = notChecked(versions, schemaOf, celErrors);

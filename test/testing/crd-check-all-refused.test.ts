@@ -1,0 +1,61 @@
+import { expect, it } from "vitest";
+import * as z from "zod/mini";
+import { readCrds } from "../../src/openapi/crd-document";
+import { defineKind } from "../../src/registry";
+import { checkAgainstCrd } from "../../src/testing/crd-check";
+
+const [crd] = readCrds(
+  `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: things.example.com }
+spec:
+  group: example.com
+  names: { kind: Thing, plural: things, singular: thing, listKind: ThingList }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { type: object, properties: { size: { type: integer, minimum: 0, maximum: 100 } } }
+    - name: v2
+      served: true
+      storage: false
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { type: object, properties: { size: { type: integer, minimum: 0, maximum: 100 } } }
+`,
+  "things.yaml",
+);
+
+const spec = z.optional(z.looseObject({ size: z.optional(z.number()) }));
+const thing = (refuseAll: boolean) =>
+  defineKind({
+    group: "example.com",
+    kind: "Thing",
+    versions: { v1: z.looseObject({ spec }), v2: z.looseObject({ spec }) },
+    // Declared, so each refusal alone is no finding; refusing every object still proves nothing.
+    refusals: { "v2->v1": "v1 is not served any more" },
+    converters: {
+      v1: { v2: (object) => object },
+      v2: {
+        v1: (object) => {
+          if (refuseAll) throw new Error("v1 is not served any more");
+          return object;
+        },
+      },
+    },
+  });
+
+it("fails a pair whose converter refused every object the CRD accepts, declared or not: nothing was proved", async () => {
+  const report = await checkAgainstCrd([thing(true)], crd!, { runs: 20, seed: 1 });
+  expect(report.ok).toBe(false);
+  expect(report.failure).toMatch(/Thing\.example\.com v2 -> v1 -> v2: no object the CRD accepts made the round trip/);
+  expect((await checkAgainstCrd([thing(false)], crd!, { runs: 20, seed: 1 })).ok).toBe(true);
+});
