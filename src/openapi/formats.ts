@@ -25,8 +25,9 @@ const UUID3 = versionedUuid("3");
 const UUID4 = versionedUuid("4");
 const UUID5 = versionedUuid("5");
 const HOSTNAME_LABEL = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+// kube-openapi's strfmt: a full date, a "t" in either case, hh:mm:ss, any fraction (its pattern's
+// "." matches any character), and a zone; no date alone, no space, no local time.
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 const DURATION_GO = /^[-+]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$|^[-+]?0$/;
 const DURATION_WORDS =
   /^(?:\s*\d+\s*(?:ns|us|µs|ms|s|m|h|d|w|nanoseconds?|microseconds?|milliseconds?|seconds?|sec|minutes?|min|hours?|hr|days?|weeks?|wk)\s*)+$/i;
@@ -59,7 +60,7 @@ const FORMATS: Record<string, (text: string) => boolean> = {
   hexcolor: (text) => /^#?(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(text),
   rgbcolor: (text) => /^rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)$/.test(text),
   byte: (text) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text.replace(/\s/g, "")),
-  date: (text) => /^\d{4}-\d{2}-\d{2}$/.test(text) && isDateTime(`${text}T00:00:00Z`),
+  date: isFullDate,
   duration: (text) => DURATION_GO.test(text) || DURATION_WORDS.test(text),
   datetime: isDateTime,
   "date-time": isDateTime,
@@ -67,16 +68,19 @@ const FORMATS: Record<string, (text: string) => boolean> = {
 
 function isDateTime(text: string): boolean {
   const parts = DATE_TIME.exec(text);
+  if (!parts || !isFullDate(parts[1]!)) return false;
+  const [hour, minute, second] = parts.slice(2).map(Number);
+  return hour! <= 23 && minute! <= 59 && second! <= 59;
+}
+
+/** `2006-01-02` as Go's time.Parse takes it: the day checked against its month, leap years too. */
+function isFullDate(text: string): boolean {
+  const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!parts) return false;
-  const [, year, month, day, hour, minute, second] = parts.map(Number);
-  const days = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
-  return (
-    month! >= 1 &&
-    month! <= 12 &&
-    day! >= 1 &&
-    day! <= days &&
-    (parts[4] === undefined || (hour! <= 23 && minute! <= 59 && (parts[6] === undefined || second! <= 60)))
-  );
+  const [year, month, day] = parts.slice(1).map(Number);
+  const leap = year! % 4 === 0 && (year! % 100 !== 0 || year! % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month! - 1];
+  return days !== undefined && day! >= 1 && day! <= days;
 }
 
 function isIpv4(text: string): boolean {

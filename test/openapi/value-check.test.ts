@@ -60,6 +60,7 @@ describe("matchesSchema", () => {
     const valid: Array<[string, string]> = [
       ["date-time", "2024-02-29T10:00:00Z"],
       ["date-time", "2024-02-29T10:00:00.123+02:00"],
+      ["date-time", "2024-02-29t23:59:59z"],
       ["date", "2024-02-29"],
       ["duration", "1h30m"],
       ["duration", "3 days"],
@@ -83,6 +84,13 @@ describe("matchesSchema", () => {
     const invalid: Array<[string, string]> = [
       ["date-time", "2024-02-30T10:00:00Z"],
       ["date-time", "yesterday"],
+      // What kube-openapi's date-time refuses: a date alone, a space, no seconds, no zone, 24:00.
+      ["date-time", "2024-01-02"],
+      ["date-time", "2024-01-02 10:00:00Z"],
+      ["date-time", "2024-01-02T10:00Z"],
+      ["date-time", "2024-01-02T10:00:00"],
+      ["date-time", "2024-01-02T24:00:00Z"],
+      ["date", "2023-02-29"],
       ["date", "2024-13-01"],
       ["duration", "soon"],
       ["uuid", "123"],
