@@ -11,7 +11,7 @@ import { createStreamedBodyRead } from "./http/streamed-size";
 import { jsonLogger, type Logger } from "./log";
 import { type Metrics, noMetrics } from "./metrics/metrics";
 import type { Registry } from "./registry";
-import { createShadow } from "./shadow/shadow";
+import { loadShadow } from "./shadow/load-shadow";
 
 export interface AppOptions {
   registry: Registry;
@@ -79,7 +79,7 @@ export function createWebhook(options: AppOptions): Webhook {
   const admit = createAdmission({ config, log });
   const candidate = config.shadowSample > 0 ? options.shadow : undefined;
   const followUp = candidate
-    ? createShadow({ candidate, sample: config.shadowSample, limits: config, log, metrics, now })
+    ? loadShadow({ candidate, sample: config.shadowSample, limits: config, log, metrics, now })
     : undefined;
   const review = createReviewRoute({ registry, config, report, now, startedAt, followUp });
   // A short budget leaves less time to wait: half of it at most, the rest for the review.

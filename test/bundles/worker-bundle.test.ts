@@ -154,11 +154,16 @@ describe("the built Workers bundle with CRDSHIFT_ALLOWED_SOURCES", () => {
 });
 
 describe("the built Workers bundle with metrics to CloudWatch", () => {
-  it("keeps the SDK out of the main module: it is imported only when the sink is configured", () => {
+  it("keeps the SDK and shadow mode out of what every cold start loads: each is imported when configured", () => {
     const main = readFileSync(BUNDLE, "utf8");
-    // The service's wire name lives in the SDK's code, not in ours.
-    expect(main.includes("GraniteServiceVersion20100801")).toBe(false);
-    expect(main.match(/import\("\.\/chunks\/[^"]+\.js"\)/g)).toHaveLength(1);
+    // The main module and the chunks it imports statically (code it shares with the lazy ones).
+    const eager = [main];
+    for (const [, chunk] of main.matchAll(/import\{[^}]*\}from"\.\/(chunks\/[^"]+\.js)"/g))
+      eager.push(readFileSync(new URL(`../../build/worker/${chunk}`, import.meta.url), "utf8"));
+    // The service's wire name lives in the SDK's code, the log line's text in shadow mode's.
+    expect(eager.some((code) => code.includes("GraniteServiceVersion20100801"))).toBe(false);
+    expect(eager.some((code) => code.includes("shadow difference"))).toBe(false);
+    expect(main.match(/import\("\.\/chunks\/[^"]+\.js"\)/g)).toHaveLength(2);
   });
 
   it("sends PutMetricData after the reply, through waitUntil, and a broken CloudWatch changes no reply", async () => {
