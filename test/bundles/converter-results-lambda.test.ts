@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PLATFORM_CASES, platformReview } from "../engine/converter-results";
 import { functionUrlEvent, LambdaHost } from "./lambda";
 
@@ -51,12 +51,16 @@ describe("the Lambda bundle, with converters that misbehave", () => {
     });
   }
 
-  it("logs the converters' failures as theirs (warn, converter-error), never as crdshift's internal error", () => {
-    const lines = lambda.stderr
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line.slice(line.indexOf("{"))) as { level?: string; cause?: string });
-    expect(lines.filter((line) => line.cause === "converter-error")).toHaveLength(2);
-    expect(lines.some((line) => line.cause === "internal-error" || line.level === "error")).toBe(false);
+  it("logs the converters' failures as theirs (warn, converter-error), never as crdshift's internal error", async () => {
+    const lines = () =>
+      lambda.stderr
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line.slice(line.indexOf("{"))) as { level?: string; cause?: string });
+    // The process's log lines travel a pipe of their own: they may arrive after its replies.
+    await vi.waitFor(() => expect(lines().filter((line) => line.cause === "converter-error")).toHaveLength(2), {
+      timeout: 10_000,
+    });
+    expect(lines().some((line) => line.cause === "internal-error" || line.level === "error")).toBe(false);
   });
 });
