@@ -22,6 +22,13 @@ export async function checkGoldenFolder(registry: Registry, cwd: string, io: Out
     return false;
   }
   io.out(`ok: ${report.cases} golden case(s), ${report.pairs} conversion(s) as recorded in ${GOLDEN_DIR}/\n`);
+  // A case of one version compares nothing: said, so that an ok does not read as more than it is.
+  const single = readGoldenCases(dir).filter((one) => one.files.size < 2);
+  if (single.length > 0)
+    io.out(
+      `  ${single.length} of them hold one version only, nothing compared (${single.map((one) => one.name).join(", ")}): ` +
+        "`crdshift golden record` writes the others for review\n",
+    );
   return true;
 }
 

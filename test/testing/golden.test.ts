@@ -70,6 +70,20 @@ describe("golden conversions", () => {
     );
   });
 
+  it("crdshift check says when a case holds one version only: it compares nothing", async () => {
+    const cwd = join(scratch.dir, "single");
+    mkdirSync(join(cwd, "golden/lonely"), { recursive: true });
+    writeFileSync(join(cwd, "golden/lonely/v1.json"), object("v1", { size: "3" }));
+    const out: string[] = [];
+    expect(await checkGoldenFolder(kind(), cwd, { out: (text) => out.push(text), err: () => expect.fail() })).toBe(
+      true,
+    );
+    expect(out.join("")).toBe(
+      "ok: 1 golden case(s), 0 conversion(s) as recorded in golden/\n" +
+        "  1 of them hold one version only, nothing compared (lonely): `crdshift golden record` writes the others for review\n",
+    );
+  });
+
   it("record writes the missing versions, and replaces a file that differs only with --force, saying what changed", async () => {
     const dir = folder("record", { "v1.json": object("v1", { size: "3" }) });
     const lines: string[] = [];
