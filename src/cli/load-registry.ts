@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Registry } from "../registry";
+import { firstStackFrame } from "../engine/failure-messages";
 import { DefinitionError } from "../registry/kind";
 import { UsageError } from "./io";
 
@@ -94,18 +95,9 @@ function buildErrorText(error: unknown): string {
 function importErrorText(source: string, error: unknown): string {
   if (error instanceof DefinitionError || (error instanceof Error && error.name === "DefinitionError")) {
     const message = error.message;
-    return message.includes(" — ")
-      ? `${source}: ${message}`
-      : `${source}: ${message} — fix the defineKind call it names`;
+    return message.includes(" — ") ? `${source}: ${message}` : `${source}: ${message} — fix the definition it names`;
   }
   const what = error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
-  const frame =
-    error instanceof Error
-      ? error.stack
-          ?.split("\n")
-          .find((line) => /^\s+at /.test(line))
-          ?.trim()
-          .replace(/^at /, "")
-      : undefined;
+  const frame = firstStackFrame(error);
   return `${source} threw while loading: ${what} — fix the module so that it loads${frame ? ` (${frame})` : ""}`;
 }

@@ -62,6 +62,16 @@ export function thrownText(error: unknown): string {
   return clip(error instanceof Error ? `${error.name}: ${error.message}` : String(error), REASON_LIMIT);
 }
 
+/** Where an Error was thrown, its stack's first frame (`fn (file:line:col)`), for a person to find it; undefined if none. */
+export function firstStackFrame(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  return error.stack
+    ?.split("\n")
+    .find((line) => /^\s+at /.test(line))
+    ?.trim()
+    .replace(/^at /, "");
+}
+
 /** Where in a chain of more than one converter a failure happened: ` (in step v1 -> v2)`. */
 export function inStep(steps: Route, step: Step): string {
   return steps.length > 1 ? ` (in step ${step.from} -> ${step.to})` : "";

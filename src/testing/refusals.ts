@@ -1,3 +1,4 @@
+import { firstStackFrame } from "../engine/failure-messages";
 import type { KindDefinition } from "../registry";
 
 /**
@@ -19,14 +20,8 @@ export function converterBug(thrown: unknown, reason: string): string | undefine
     thrown instanceof Error
       ? `${thrown.name}: ${reason}`
       : `${reason} (${thrown === null ? "null" : `a ${typeof thrown}`}, not an Error)`;
-  const frame =
-    thrown instanceof Error
-      ? thrown.stack
-          ?.split("\n")
-          .find((line) => /^\s+at /.test(line))
-          ?.trim()
-      : undefined;
-  return `${what}: a bug in the converter, not a refusal (to refuse an object, throw an Error that says why)${frame ? `\n  ${frame}` : ""}`;
+  const frame = firstStackFrame(thrown);
+  return `${what}: a bug in the converter, not a refusal (to refuse an object, throw an Error that says why)${frame ? `\n  at ${frame}` : ""}`;
 }
 
 /** The reason the kind gave for refusing objects on `from -> to`, or undefined if it declared none. */
