@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { registry } from "../examples";
-import { DEFAULTS } from "../src/config";
-import { convertBody } from "../src/engine/convert-body";
+import { DEFAULTS } from "../src/server/config";
+import { convertBody } from "../src/conversion/convert-review";
 
 /**
  * `npm run bench:blocking`: how long one request body can keep the event loop busy at the

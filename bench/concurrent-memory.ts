@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DEFAULTS } from "../src/config";
+import { DEFAULTS } from "../src/server/config";
 import { reviewBody } from "./objects";
 import { inRepo } from "./paths";
 import { MiB, resetPeak, residentBytes } from "./process-memory";

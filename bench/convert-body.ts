@@ -1,6 +1,6 @@
 import { registry } from "../examples";
-import { DEFAULTS } from "../src/config";
-import { convertBody as webhookBody } from "../src/engine/convert-body";
+import { DEFAULTS } from "../src/server/config";
+import { convertBody as webhookBody } from "../src/conversion/convert-review";
 
 /**
  * What the webhook does to a request body, without HTTP, with every safety on: the same

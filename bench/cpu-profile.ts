@@ -71,19 +71,19 @@ function bundleSources(bundle: string): (line: number) => string {
 
 /** The part of one frame, or undefined for a frame that says nothing (a native, a wrapper). */
 function partOf(url: string, functionName: string, source: string): Part | undefined {
-  if (source === "src/log.ts" || (source === "src/platform/node.ts" && functionName === "")) return PARTS[0];
-  if (source === "src/http/path-token.ts") return PARTS[1];
+  if (source === "src/log.ts" || (source === "src/platforms/node/node.ts" && functionName === "")) return PARTS[0];
+  if (source === "src/server/path-token.ts") return PARTS[1];
   if (source.startsWith("src/metrics/")) return PARTS[2];
   if (url.includes("/node_modules/zod/")) return PARTS[3];
-  if (source.startsWith("examples/") || source === "src/registry/stash.ts") return PARTS[4];
+  if (source.startsWith("examples/") || source === "src/conversion/stash.ts") return PARTS[4];
   if (
-    source === "src/app.ts" ||
-    source.startsWith("src/http/") ||
-    source === "src/platform/node-review-route.ts" ||
-    source === "src/engine/summary.ts"
+    source === "src/server/app.ts" ||
+    source.startsWith("src/server/") ||
+    source === "src/platforms/node/node-review-route.ts" ||
+    source === "src/conversion/review-summary.ts"
   )
     return PARTS[6];
-  if (/^src\/(engine|protocol|registry)\//.test(source) || source === "src/clip.ts") return PARTS[5];
+  if (/^src\/(conversion|json|kube)\//.test(source)) return PARTS[5];
   if (url.includes("/node_modules/hono/")) return PARTS[7];
   if (url.includes("/node_modules/@hono/node-server/")) return PARTS[8];
   if (source.startsWith("bench/")) return PARTS[9];

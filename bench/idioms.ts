@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import * as z from "zod/mini";
-import { DEFAULTS } from "../src/config";
-import { convertBody } from "../src/engine/convert-body";
-import { createRegistry, defineKind, unstashFields } from "../src/registry";
+import { DEFAULTS } from "../src/server/config";
+import { convertBody } from "../src/conversion/convert-review";
+import { createRegistry, defineKind, unstashFields } from "../src/conversion";
 import { cronTab, reviewBody } from "./objects";
 import { median } from "./stats";
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { Miniflare } from "miniflare";
-import { WORKERS_DEFAULTS } from "../src/config";
+import { WORKERS_DEFAULTS } from "../src/server/config";
 import { reviewBody } from "./objects";
 import { inRepo } from "./paths";
 import { descendantsNamed, MiB, resetPeak, residentBytes } from "./process-memory";

@@ -4,24 +4,17 @@
  * crdshift/aws-cdk; the test kit is crdshift/testing.
  */
 
-export { type AppOptions, createApp } from "./app";
-export {
-  type Config,
-  ConfigError,
-  type MetricsConfig,
-  type MetricsSink,
-  type PlatformDefaults,
-  readConfig,
-} from "./config";
+export { type AppOptions, createApp } from "./server";
+export { type Config, ConfigError, type PlatformDefaults, readConfig } from "./server";
 export { createJsonLogger, jsonLogger, type Logger, type LogRecord, silentLogger } from "./log";
-export { createMetrics, type Metrics } from "./metrics";
+export { createMetrics, type Metrics, type MetricsConfig, type MetricsSink } from "./metrics";
 export type {
   ConversionRequest,
   ConversionResponse,
   ConversionResult,
   ConversionReview,
   ConversionReviewReply,
-} from "./protocol";
+} from "./kube";
 export type {
   ConversionContext,
   Converter,
@@ -37,7 +30,7 @@ export type {
   MappingRules,
   Registry,
   Schema,
-} from "./registry";
+} from "./conversion";
 export {
   createRegistry,
   DefinitionError,
@@ -46,4 +39,4 @@ export {
   STASH_ANNOTATION,
   stashFields,
   unstashFields,
-} from "./registry";
+} from "./conversion";

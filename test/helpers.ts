@@ -1,11 +1,11 @@
 import { expect } from "vitest";
 import { registry as exampleRegistry } from "../examples";
-import { type AppOptions, createApp } from "../src/app";
-import { readConfig } from "../src/config";
+import { type AppOptions, createApp } from "../src/server/app";
+import { readConfig } from "../src/server/config";
 import type { LogRecord } from "../src/log";
-import { decodeJson, encodeJson } from "../src/protocol";
-import type { Registry } from "../src/registry";
-import { checkReply, type SentReview } from "../src/testing/apiserver";
+import { decodeJson, encodeJson } from "../src/json";
+import type { Registry } from "../src/conversion";
+import { checkReply, type SentReview } from "../src/kube/apiserver-checks";
 
 export const UID = "705ab4f5-6393-11e8-b7cc-42010a800002";
 

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -17,7 +17,7 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-/** Each file of src/ (relative, `engine/convert.ts`) with the files of src/ it imports. */
+/** Each file of src/ (relative, `conversion/convert-batch.ts`) with the files of src/ it imports. */
 const imports = new Map(
   sourceFiles(src).map((file) => {
     const text = readFileSync(file, "utf8");
@@ -30,6 +30,37 @@ const imports = new Map(
     return [relative(src, file), targets] as const;
   }),
 );
+
+/**
+ * The units of src/: a top-level file, a top-level folder, or one platform. Each may import the
+ * units listed, and nothing else; the order is the layering, lowest first.
+ */
+const MAY_IMPORT: Record<string, string[]> = {
+  "outcome.ts": [],
+  "log.ts": [],
+  json: [],
+  kube: ["outcome.ts", "json"],
+  conversion: ["outcome.ts", "json", "kube"],
+  compare: ["json", "kube"],
+  codegen: ["json", "kube", "conversion"],
+  metrics: ["outcome.ts", "log.ts", "json", "kube", "conversion"],
+  check: ["json", "kube", "conversion", "compare"],
+  shadow: ["outcome.ts", "log.ts", "json", "kube", "conversion", "compare", "metrics"],
+  server: ["outcome.ts", "log.ts", "json", "kube", "conversion", "metrics", "shadow"],
+  "platforms/node": ["log.ts", "kube", "conversion", "metrics", "server"],
+  "platforms/workers": ["log.ts", "conversion", "server"],
+  "platforms/lambda": ["log.ts", "json", "conversion", "metrics", "server"],
+  "platforms/aws-cdk": ["platforms/lambda"],
+  testing: ["kube", "check"],
+  cli: ["log.ts", "json", "kube", "conversion", "compare", "codegen", "check", "server"],
+  "index.ts": ["log.ts", "kube", "conversion", "metrics", "server"],
+};
+
+const unitOf = (file: string) => {
+  const parts = file.split("/");
+  if (parts.length === 1) return parts[0]!;
+  return parts[0] === "platforms" ? parts.slice(0, 2).join("/") : parts[0]!;
+};
 
 describe("the source tree", () => {
   it("has no import cycles: each module can be read before the ones that use it", () => {
@@ -48,22 +79,33 @@ describe("the source tree", () => {
     expect(cycles).toEqual([]);
   });
 
-  it.each([
-    ["protocol", ["registry", "engine", "http", "app.ts", "platform", "adapter", "metrics", "cli", "testing"]],
-    ["registry", ["engine", "http", "app.ts", "platform", "adapter", "metrics", "cli", "testing"]],
-    ["engine", ["http", "app.ts", "platform", "adapter", "metrics", "cli", "testing"]],
-    ["http", ["platform", "adapter", "cli", "testing", "shadow"]],
-    // The comparison `crdshift diff` and the shadow share: neither's, and the server's without cli/.
-    ["compare", ["http", "app.ts", "platform", "adapter", "metrics", "cli", "shadow"]],
-    ["shadow", ["app.ts", "platform", "adapter", "cli"]],
-  ])("%s/ imports nothing of the floors above it", (layer, above) => {
-    const upward = [...imports]
-      .filter(([file]) => file.startsWith(`${layer}/`))
-      .flatMap(([file, targets]) =>
-        targets
-          .filter((target) => above.some((floor) => target === floor || target.startsWith(`${floor}/`)))
-          .map((target) => `${file} -> ${target}`),
-      );
-    expect(upward).toEqual([]);
+  it("names every unit of src/ in the layering, and each imports only the units below it", () => {
+    expect([...new Set([...imports.keys()].map(unitOf))].sort()).toEqual(Object.keys(MAY_IMPORT).sort());
+    const outside = [...imports].flatMap(([file, targets]) =>
+      targets
+        .filter((target) => unitOf(target) !== unitOf(file) && !MAY_IMPORT[unitOf(file)]!.includes(unitOf(target)))
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it("gives every folder an index.ts face, and other folders import only faces", () => {
+    const folders = [...new Set([...imports.keys()].map(dirname))].filter((folder) => folder !== ".");
+    expect(folders.filter((folder) => !imports.has(join(folder, "index.ts")))).toEqual([]);
+    // Within a folder, and from a subfolder up to its own folder's files, imports are direct.
+    const pastFaces = [...imports].flatMap(([file, targets]) =>
+      targets
+        .filter((target) => {
+          if (basename(target) === "index.ts" || dirname(target) === ".") return false;
+          return !`${dirname(file)}/`.startsWith(`${dirname(target)}/`);
+        })
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(pastFaces).toEqual([]);
+  });
+
+  it("has no two source files of one name, faces aside", () => {
+    const names = [...imports.keys()].map((file) => basename(file)).filter((name) => name !== "index.ts");
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { serve } from "crdshift/node";
-import { registry } from "../index";
+import { registry } from "..";
 
 // `npm start`: the examples on http://127.0.0.1:8787 (PORT, HOST and CRDSHIFT_* from the environment).
 const { listening } = serve(registry);

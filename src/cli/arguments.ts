@@ -1,6 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { DIFF_OPTIONS } from "./diff/diff-command";
-import { DOCTOR_OPTIONS } from "./doctor/doctor-command";
+import { DIFF_OPTIONS } from "./diff";
+import { DOCTOR_OPTIONS } from "./doctor";
 import { UsageError } from "./io";
 
 const COMMON = { help: { type: "boolean", short: "h" }, registry: { type: "string" } } as const;

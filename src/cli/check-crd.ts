@@ -1,9 +1,8 @@
-import { clip } from "../clip";
-import { celRules } from "../openapi/cel-rules";
-import type { Crd } from "../openapi/crd-document";
-import { kindLabel } from "../protocol/api-version";
-import type { Registry } from "../registry";
-import { type CrdPairReport, checkAgainstCrd } from "../testing/crd-check";
+import { clip } from "../json";
+import { celRules, type Crd } from "../kube/crd";
+import { kindLabel } from "../kube";
+import type { Registry } from "../conversion";
+import { type CrdPairReport, checkAgainstCrd } from "../check";
 import { readCrdFile } from "./crd-files";
 import type { Output } from "./io";
 

@@ -1,17 +1,16 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Registry } from "../registry";
-import { sortVersions } from "../registry/version-order";
+import { type Registry, sortVersions } from "../conversion";
 import { positive } from "./arguments";
-import { checkRegistry } from "./check";
+import { checkRegistry } from "./check-command";
 import { checkCrdFiles } from "./check-crd";
-import { convertDocuments } from "./convert";
-import { writeConversionStanza } from "./crd";
-import { diffCommand } from "./diff/diff-command";
-import { doctorCommand } from "./doctor/doctor-command";
-import { generateSchemas } from "./generate";
-import { checkGoldenFolder, recordGolden } from "./golden";
-import { initProject } from "./init";
+import { convertDocuments } from "./convert-command";
+import { writeConversionStanza } from "./crd-command";
+import { diffCommand } from "./diff";
+import { doctorCommand } from "./doctor";
+import { generateSchemas } from "./generate-command";
+import { checkGoldenFolder, recordGolden } from "./golden-command";
+import { initProject } from "./init-command";
 import { formatDocuments, type Output, parseDocuments, readInput, UsageError } from "./io";
 import type { Project } from "./load-registry";
 

@@ -1,4 +1,4 @@
-import { type Crd, readCrds } from "../openapi/crd-document";
+import { type Crd, readCrds } from "../kube/crd";
 import { readTextFile, UsageError } from "./io";
 
 /**

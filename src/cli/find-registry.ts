@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Registry } from "../registry";
+import type { Registry } from "../conversion";
 import { UsageError } from "./io";
 import { loadProject, type Project } from "./load-registry";
 

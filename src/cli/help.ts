@@ -1,5 +1,5 @@
-import { DIFF_HELP } from "./diff/diff-command";
-import { DOCTOR_HELP } from "./doctor/doctor-command";
+import { DIFF_HELP } from "./diff";
+import { DOCTOR_HELP } from "./doctor";
 
 /** The usage text of crdshift (`main`) and of each command: what `--help` prints. */
 export const HELP: Record<string, string> = {

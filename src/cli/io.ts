@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { stringify as stringifyJson } from "lossless-json";
-import { parseAllDocuments, stringify } from "yaml";
-import { decodeJson } from "../protocol/json";
+import { stringify } from "yaml";
+import { ManifestError, parseManifests } from "../kube";
 
 /** A usage problem (exit 2), as opposed to a conversion or check that failed (exit 1). */
 export class UsageError extends Error {
@@ -29,38 +29,14 @@ export function readTextFile(path: string, name = path): string {
   }
 }
 
-/** Every document of a JSON or (multi-document) YAML text; empty documents are skipped. */
+/** Every document of a JSON or (multi-document) YAML text; one that cannot be read is a usage error. */
 export function parseDocuments(text: string, name: string): unknown[] {
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    try {
-      // The webhook's own reader: integers beyond 2^53 stay exact.
-      return [decodeJson(text).value];
-    } catch (error) {
-      throw new UsageError(`${name}: ${(error as Error).message}`);
-    }
+  try {
+    return parseManifests(text, name);
+  } catch (error) {
+    throw error instanceof ManifestError ? new UsageError(error.message) : error;
   }
-  const documents = parseAllDocuments(text, { intAsBigInt: true });
-  const values: unknown[] = [];
-  for (const [index, document] of (Array.isArray(documents) ? documents : [documents]).entries()) {
-    if (document.errors.length > 0)
-      throw new UsageError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
-    const value = document.toJS({ reviver: asWebhookNumber });
-    if (value !== null && value !== undefined) values.push(value);
-  }
-  return values;
 }
-
-/**
- * YAML integers are read exactly (as bigint), then made what the webhook's JSON reader makes
- * them: numbers where a double holds them exactly, bigint beyond ±2^53.
- */
-function asWebhookNumber(_key: unknown, value: unknown): unknown {
-  return typeof value === "bigint" && value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value;
-}
-
-const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function formatDocuments(values: unknown[], format: "yaml" | "json"): string {
   if (format === "json") {

@@ -2,9 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Registry } from "../registry";
-import { firstStackFrame } from "../engine/failure-messages";
-import { DefinitionError } from "../registry/kind";
+import { type Registry, firstStackFrame, DefinitionError } from "../conversion";
 import { UsageError } from "./io";
 
 /**

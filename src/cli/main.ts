@@ -1,7 +1,8 @@
-import { CrdReadError } from "../openapi/crd-document";
+import { CrdReadError } from "../kube/crd";
+import { ManifestError } from "../kube";
 import { parse } from "./arguments";
 import { COMMANDS, defaultIo, type Io } from "./commands";
-import { CrdError } from "./crd";
+import { CrdError } from "./crd-command";
 import { findProject } from "./find-registry";
 import { HELP } from "./help";
 import { UsageError } from "./io";
@@ -38,7 +39,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       return 2;
     }
     // A file that holds no usable CRD is bad input, like bad usage.
-    if (error instanceof UsageError || error instanceof CrdReadError) {
+    if (error instanceof UsageError || error instanceof CrdReadError || error instanceof ManifestError) {
       io.err(`crdshift: ${error.message}\n`);
       return 2;
     }

@@ -1,4 +1,4 @@
-import { OBJECT_ENVELOPE, type OpenApiSchema, shapeOf } from "../openapi/schema";
+import { OBJECT_ENVELOPE, type OpenApiSchema, shapeOf } from "../kube/crd";
 
 /**
  * The string enums of one version's schema, by field path as `mapping()` names fields (dots,

@@ -1,8 +1,7 @@
-import type { Crd } from "../openapi/crd-document";
-import { diffSchemas, isSameStructure, type SchemaDiff } from "../openapi/schema-diff";
-import { kindLabel } from "../protocol/api-version";
+import { type Crd, diffSchemas, isSameStructure, type SchemaDiff } from "../kube/crd";
+import { kindLabel } from "../kube";
 import { mappingHints, suggestionSource } from "./mapping-hints";
-import { sortVersions } from "../registry/version-order";
+import { sortVersions } from "../conversion";
 import { enumValues } from "./enum-values";
 import { kindConstName, propertyKey, wrapComment } from "./identifiers";
 import { schemasSource } from "./schema-source";

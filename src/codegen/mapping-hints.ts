@@ -1,5 +1,4 @@
-import { type OpenApiSchema, shapeOf } from "../openapi/schema";
-import type { SchemaDiff } from "../openapi/schema-diff";
+import { type OpenApiSchema, shapeOf, type SchemaDiff } from "../kube/crd";
 import { enumValues } from "./enum-values";
 import { camelName, propertyKey, wrapComment } from "./identifiers";
 

@@ -1,4 +1,4 @@
-import type { OpenApiSchema } from "../openapi/schema";
+import type { OpenApiSchema } from "../kube/crd";
 import { fieldComments } from "./field-comments";
 import { camelName, commentText, isUsableName, propertyKey, singular } from "./identifiers";
 import { type SchemaNode, versionTree } from "./schema-tree";

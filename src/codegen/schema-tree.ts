@@ -1,5 +1,5 @@
-import { clip } from "../clip";
-import { mapValues, OBJECT_ENVELOPE, type OpenApiSchema, shapeOf } from "../openapi/schema";
+import { clip } from "../json";
+import { mapValues, OBJECT_ENVELOPE, type OpenApiSchema, shapeOf } from "../kube/crd";
 
 /**
  * A CRD schema read for code generation: the structure the generated zod schema checks, and
@@ -66,7 +66,7 @@ function readNode(schema: OpenApiSchema, root = false): SchemaNode {
   }
 }
 
-/** Characters of one constraint kept in a generated comment (src/clip.ts says how many more). */
+/** Characters of one constraint kept in a generated comment (src/json/clip.ts says how many more). */
 const MAX_NOTE = 160;
 
 /** Everything a stored value was checked against on write, which the zod schema leaves alone. */

@@ -1,5 +1,5 @@
-import { isJsonObject, type JsonObject } from "../engine/json-values";
-import type { ApiserverVerdict } from "../testing/apiserver";
+import { isJsonObject, type JsonObject } from "../json";
+import type { ApiserverVerdict } from "../kube";
 import { type JsonDifference, jsonDifferences } from "./json-differences";
 
 export type Comparison =

@@ -1,48 +1,6 @@
-import type { MetricsConfig } from "../config";
-import type { Logger } from "../log";
-import type { Registry } from "../registry";
-import { createCloudWatchMetrics } from "./cloudwatch";
-import { createEmfMetrics } from "./emf";
-import { type Metrics, noMetrics } from "./metrics";
-import { servedDimensions } from "./served-dimensions";
-
 export { type CloudWatchOptions, createCloudWatchMetrics } from "./cloudwatch";
+export { importCloudWatchSdk } from "./cloudwatch-sdk";
+export { createMetrics, type MetricsServices } from "./create-metrics";
 export { createEmfMetrics, emfDocument } from "./emf";
 export { METRICS, type MetricName, type Metrics, noMetrics, type ReviewOutcome, type ShadowOutcome } from "./metrics";
-
-export interface MetricsServices {
-  log: Logger;
-  /** Where EMF lines go: a bare stdout line, nothing before it. */
-  write: (line: string) => void;
-  /**
-   * Loads the CloudWatch SDK for the `cloudwatch` sink: `() => import("@aws-sdk/client-cloudwatch")`.
-   * Without it that sink logs, once per outage, that its metrics are dropped for want of the SDK.
-   */
-  loadCloudWatchSdk?: () => Promise<unknown>;
-  /** The kinds and versions served: the only names metric dimensions take (see served-dimensions.ts). */
-  registry?: Registry;
-}
-
-const noSdk = () =>
-  Promise.reject(
-    new Error(
-      'CRDSHIFT_METRICS=cloudwatch needs the CloudWatch SDK: pass loadCloudWatchSdk: () => import("@aws-sdk/client-cloudwatch")',
-    ),
-  );
-
-/** The sink the configuration names. */
-export function createMetrics(config: MetricsConfig, services: MetricsServices): Metrics {
-  const sink = createSink(config, services);
-  return services.registry && sink !== noMetrics ? servedDimensions(sink, services.registry) : sink;
-}
-
-function createSink(config: MetricsConfig, services: MetricsServices): Metrics {
-  switch (config.sink) {
-    case "none":
-      return noMetrics;
-    case "emf":
-      return createEmfMetrics({ namespace: config.namespace, write: services.write });
-    case "cloudwatch":
-      return createCloudWatchMetrics({ ...config, log: services.log, loadSdk: services.loadCloudWatchSdk ?? noSdk });
-  }
-}
+export type { MetricsConfig, MetricsSink } from "./metrics-config";

@@ -1,5 +1,5 @@
-import { clip } from "../clip";
-import type { FailureCause, RejectionReason } from "../outcomes";
+import { clip } from "../json";
+import type { FailureCause, RejectionReason } from "../outcome";
 
 /**
  * What crdshift measures, named once for every sink. A review's outcome becomes a handful of

@@ -1,5 +1,5 @@
-import { kindLabel } from "../protocol/api-version";
-import type { Registry } from "../registry";
+import { kindLabel } from "../kube";
+import type { Registry } from "../conversion";
 import type { Metrics, ReviewOutcome, ShadowOutcome } from "./metrics";
 
 /** The dimension value of every kind or version the registry does not serve. */

@@ -1,8 +1,7 @@
-import { compareVerdicts } from "../compare/compare-verdicts";
-import { isJsonObject } from "../engine/json-values";
-import { summarize } from "../engine/summary";
-import { decodeJson } from "../protocol/json";
-import { checkReply, type SentReview } from "../testing/apiserver";
+import { compareVerdicts } from "../compare";
+import { isJsonObject, decodeJson } from "../json";
+import { summarize } from "../conversion";
+import { checkReply, type SentReview } from "../kube";
 
 /** One object the candidate converted otherwise than the live reply: who, and where (never what). */
 export interface ObjectDifference {

@@ -1,7 +1,7 @@
-import { clip } from "../clip";
-import type { FailureCause } from "../outcomes";
+import { clip } from "../json";
+import type { FailureCause } from "../outcome";
 import type { Logger } from "../log";
-import type { Metrics } from "../metrics/metrics";
+import type { Metrics } from "../metrics";
 import type { ShadowSubject, ShadowVerdict } from "./shadow-comparison";
 
 /** Paths named in one log line; the rest are counted (`morePaths`). */

@@ -1,9 +1,13 @@
-import { type BodyOutcome, convertBody } from "../engine/convert-body";
-import { DEADLINE_PASSED, withDeadline } from "../engine/time-budget";
-import type { ReviewLimits } from "../engine/limits";
+import {
+  type BodyOutcome,
+  convertBody,
+  DEADLINE_PASSED,
+  withDeadline,
+  type ReviewLimits,
+  type Registry,
+} from "../conversion";
 import type { Logger } from "../log";
-import type { Metrics } from "../metrics/metrics";
-import type { Registry } from "../registry";
+import type { Metrics } from "../metrics";
 import { compareReplies, readSent, shadowSubject } from "./shadow-comparison";
 import { reportShadow, type ShadowBreakdown } from "./shadow-report";
 

@@ -5,19 +5,12 @@
  *   it("round-trips every version", () => assertRoundTrips(myKind));
  */
 
-export { type Crd, type CrdVersion, readCrds } from "../openapi/crd-document";
-export { checkReply, type SentReview } from "./apiserver";
-export { type ArbitraryOptions, arbitraryFor } from "./arbitrary";
-export { type CrdArbitraryOptions, crdObjectArbitrary, crdValueArbitrary } from "./crd-arbitrary";
-export { assertMatchesCrd, type CrdCheckOptions, type CrdCheckReport, checkAgainstCrd } from "./crd-check";
-export {
-  assertRoundTrips,
-  type CheckOptions,
-  checkKind,
-  checkKinds,
-  type KindReport,
-  type PairReport,
-} from "./round-trip";
+export { type Crd, type CrdVersion, readCrds } from "../kube/crd";
+export { checkReply, type SentReview } from "../kube";
+export { type ArbitraryOptions, arbitraryFor } from "../check";
+export { type CrdArbitraryOptions, crdObjectArbitrary, crdValueArbitrary } from "../check";
+export { assertMatchesCrd, type CrdCheckOptions, type CrdCheckReport, checkAgainstCrd } from "../check";
+export { assertRoundTrips, type CheckOptions, checkKind, checkKinds, type KindReport, type PairReport } from "../check";
 export {
   assertGolden,
   checkGolden,
@@ -25,4 +18,4 @@ export {
   type GoldenMismatch,
   type GoldenReport,
   readGoldenCases,
-} from "./golden";
+} from "../check";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { registry } from "../../examples";
-import { type AppOptions, createWebhook } from "../../src/app";
-import { ConfigError, readConfig, WORKERS_DEFAULTS } from "../../src/config";
+import { type AppOptions, createWebhook } from "../../src/server/app";
+import { ConfigError, readConfig, WORKERS_DEFAULTS } from "../../src/server/config";
 import type { LogRecord } from "../../src/log";
 import { noMetrics } from "../../src/metrics/metrics";
 import { cronTab, review, wire } from "../helpers";

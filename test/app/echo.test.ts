@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { registry as exampleRegistry } from "../../examples";
-import { createApp } from "../../src/app";
-import { clip, ECHO_LIMIT } from "../../src/clip";
-import { readConfig } from "../../src/config";
+import { createApp } from "../../src/server/app";
+import { clip, ECHO_LIMIT } from "../../src/json/clip";
+import { readConfig } from "../../src/server/config";
 import { createJsonLogger } from "../../src/log";
 import { createEmfMetrics } from "../../src/metrics";
-import { createRegistry, defineKind, type Registry } from "../../src/registry";
+import { createRegistry, defineKind, type Registry } from "../../src/conversion";
 import { cronTab, post, review, wire } from "../helpers";
 import { emfProblems } from "../metrics/emf-spec";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { cronTabExample } from "../../examples/kinds/crontab.example.com";
 import { cronTabStable } from "../../examples/kinds/crontab.stable.example.com";
-import { createRegistry, defineKind } from "../../src/registry";
+import { createRegistry, defineKind } from "../../src/conversion";
 import { post, review, testApp, wire } from "../helpers";
 
 /** A kind whose converters misbehave on request: by the object's `mode` field. */

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { registry } from "../../examples";
-import { decodeJson, encodeJson } from "../../src/protocol/json";
-import { checkReply, type SentReview } from "../../src/testing/apiserver";
-import { arbitraryFor } from "../../src/testing/arbitrary";
-import { objectMetadata } from "../../src/testing/object-metadata";
+import { decodeJson, encodeJson } from "../../src/json/codec";
+import { checkReply, type SentReview } from "../../src/kube/apiserver-checks";
+import { arbitraryFor } from "../../src/check/arbitrary";
+import { objectMetadata } from "../../src/check/object-metadata";
 import { testApp } from "../helpers";
 
 /**

@@ -26,7 +26,7 @@ describe("limits, each configurable, each with a clear message", () => {
   });
 
   // Small bodies are parsed first and measured on the tree; bodies that might hold an item over
-  // the size limit are scanned first (src/engine/convert-body.ts): both must say the same.
+  // the size limit are scanned first (src/conversion/convert-review.ts): both must say the same.
   for (const [path, env] of [
     ["parsed, then measured", {}],
     ["scanned before parsing", { CRDSHIFT_MAX_OBJECT_BYTES: "1000" }],

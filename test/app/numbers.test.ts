@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { createRegistry, defineKind } from "../../src/registry";
+import { createRegistry, defineKind } from "../../src/conversion";
 import { convertOk, cronTab, post, review, testApp, wire } from "../helpers";
 
 /**

@@ -1,5 +1,5 @@
 import { createHandler } from "crdshift/lambda";
-import { platformRegistry } from "../engine/converter-results";
+import { platformRegistry } from "../conversion/converter-results";
 
 // The Lambda handler of the converter-results test: bundled as npm run build:lambda bundles the examples.
 export const handler = createHandler(platformRegistry());

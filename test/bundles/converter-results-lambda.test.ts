@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { PLATFORM_CASES, platformReview } from "../engine/converter-results";
+import { PLATFORM_CASES, platformReview } from "../conversion/converter-results";
 import { functionUrlEvent, LambdaHost } from "./lambda";
 
 /**

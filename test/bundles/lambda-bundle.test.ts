@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { decodeJson } from "../../src/protocol/json";
-import { checkReply, type SentReview } from "../../src/testing/apiserver";
+import { decodeJson } from "../../src/json/codec";
+import { checkReply, type SentReview } from "../../src/kube/apiserver-checks";
 import { DEEP_TREES, deepConverted, deepReview } from "../deep-reviews";
 import { emfProblems } from "../metrics/emf-spec";
 import { MetricsRecorder } from "../metrics/recorder";
@@ -29,7 +29,7 @@ const path = `/convert/${TOKEN}`;
 describe("the built Lambda bundle behind a function URL", () => {
   // In the lambda-runtime project: the major of the runtime the construct deploys (nodejs22.x).
   it.runIf(inject("lambdaNode") !== undefined)("runs on the Lambda runtime's Node major", () => {
-    const construct = readFileSync(new URL("../../src/platform/aws-cdk.ts", import.meta.url), "utf8");
+    const construct = readFileSync(new URL("../../src/platforms/aws-cdk/aws-cdk.ts", import.meta.url), "utf8");
     const major = /Runtime\.NODEJS_(\d+)_X/.exec(construct)?.[1];
     const version = spawnSync(LAMBDA_NODE, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout.trim();
     expect(version.split(".")[0]).toBe(major);

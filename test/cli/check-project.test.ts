@@ -77,7 +77,7 @@ describe("crdshift check and the project's CRDs", () => {
 /** A registry module defining one kind with these converters (text), for load errors. */
 function registryWith(converters: string, versions = "{ v1: schema, v1beta1: schema }"): string {
   return (
-    `import * as z from "zod/mini";\nimport { createRegistry, defineKind } from "../../../../src/registry/index.ts";\n` +
+    `import * as z from "zod/mini";\nimport { createRegistry, defineKind } from "../../../../src/conversion/index.ts";\n` +
     `const schema = z.looseObject({});\n` +
     `export const registry = createRegistry([defineKind({ group: "example.com", kind: "Pump", versions: ${versions}, converters: ${converters} })]);\n`
   );

@@ -1,5 +1,5 @@
-import type { Crd } from "../../src/openapi/crd-document";
-import type { OpenApiSchema } from "../../src/openapi/schema";
+import type { Crd } from "../../src/kube/crd/crd-document";
+import type { OpenApiSchema } from "../../src/kube/crd/schema";
 
 /**
  * A CRD nested `depth` objects deep (objects, lists of objects and maps of objects in turn),

@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type KindFiles, kindFiles } from "../../src/codegen/kind-files";
-import { type Crd, readCrds } from "../../src/openapi/crd-document";
-import type { KindDefinition, Schema } from "../../src/registry";
+import { type Crd, readCrds } from "../../src/kube/crd/crd-document";
+import type { KindDefinition, Schema } from "../../src/conversion";
 
 /** Generated code goes under test/.tmp (git-ignored), inside the repository so zod resolves. */
 export const root = fileURLToPath(new URL("../..", import.meta.url));

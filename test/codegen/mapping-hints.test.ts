@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { kindFiles } from "../../src/codegen/kind-files";
-import { readCrds } from "../../src/openapi/crd-document";
+import { readCrds } from "../../src/kube/crd/crd-document";
 import { root, scratchDir } from "./generated";
 
 const scratch = scratchDir("mapping-hints");

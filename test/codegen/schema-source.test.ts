@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as core from "zod/v4/core";
 import { kindFiles } from "../../src/codegen/kind-files";
-import type { Crd } from "../../src/openapi/crd-document";
-import { crdObjectArbitrary } from "../../src/testing/crd-arbitrary";
+import type { Crd } from "../../src/kube/crd/crd-document";
+import { crdObjectArbitrary } from "../../src/check/crd-arbitrary";
 import { deepCrd } from "./deep-crd";
 import { type LoadedKind, loadGenerated, readCrdFile, scratchDir } from "./generated";
 

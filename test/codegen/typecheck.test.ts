@@ -4,7 +4,7 @@ import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROJECT_COMPILER_OPTIONS } from "../../src/cli/scaffold";
 import { kindFiles } from "../../src/codegen/kind-files";
-import type { Crd } from "../../src/openapi/crd-document";
+import type { Crd } from "../../src/kube/crd/crd-document";
 import { deepCrd } from "./deep-crd";
 import { readCrdFile, root, scratchDir } from "./generated";
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { registry } from "../../examples";
-import { createRegistry, defineKind } from "../../src/registry";
+import { createRegistry, defineKind } from "../../src/conversion";
 import { convertFails, convertOk, cronTab, review, testApp } from "../helpers";
 
 const stable = (version: string, name: string, spec: Record<string, unknown> | undefined) => ({

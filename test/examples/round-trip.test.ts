@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { objectMetadata } from "../../src/testing/object-metadata";
+import { objectMetadata } from "../../src/check/object-metadata";
 import { asJson, convertOk, review, testApp } from "../helpers";
 
 /**

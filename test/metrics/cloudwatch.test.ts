@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { registry } from "../../examples";
-import { createApp } from "../../src/app";
-import { readConfig } from "../../src/config";
+import { createApp } from "../../src/server/app";
+import { readConfig } from "../../src/server/config";
 import type { LogRecord } from "../../src/log";
 import { createMetrics } from "../../src/metrics";
 import { post } from "../helpers";

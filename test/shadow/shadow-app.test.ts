@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { registry } from "../../examples";
-import { createApp } from "../../src/app";
-import { readConfig } from "../../src/config";
+import { createApp } from "../../src/server/app";
+import { readConfig } from "../../src/server/config";
 import type { LogRecord } from "../../src/log";
 import type { Metrics, ShadowOutcome } from "../../src/metrics";
-import type { Registry } from "../../src/registry";
+import type { Registry } from "../../src/conversion";
 import { hostile } from "../fixtures/hostile-registries";
 import { registry as dropsPort } from "../fixtures/port-dropping-registry";
 

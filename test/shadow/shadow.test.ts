@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { registry } from "../../examples";
-import { readConfig } from "../../src/config";
-import { convertBody } from "../../src/engine/convert-body";
+import { readConfig } from "../../src/server/config";
+import { convertBody } from "../../src/conversion/convert-review";
 import type { LogRecord } from "../../src/log";
 import type { ShadowOutcome } from "../../src/metrics";
 import { noMetrics } from "../../src/metrics/metrics";
-import type { Registry } from "../../src/registry";
+import type { Registry } from "../../src/conversion";
 import { createShadow, MAX_SHADOW_CHARS, type ShadowOptions } from "../../src/shadow/shadow";
 import { hostile } from "../fixtures/hostile-registries";
 import { DEEP_TREES, deepReview } from "../deep-reviews";

@@ -2,11 +2,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { kindFiles } from "../../src/codegen/kind-files";
-import { readCrds } from "../../src/openapi/crd-document";
-import { createRegistry, type KindDefinition } from "../../src/registry";
-import { assertMatchesCrd } from "../../src/testing/crd-check";
-import { assertGolden } from "../../src/testing/golden";
-import { assertRoundTrips } from "../../src/testing/round-trip";
+import { readCrds } from "../../src/kube/crd/crd-document";
+import { createRegistry, type KindDefinition } from "../../src/conversion";
+import { assertMatchesCrd } from "../../src/check/crd-check";
+import { assertGolden } from "../../src/check/golden";
+import { assertRoundTrips } from "../../src/check/round-trip";
 import { root, scratchDir } from "../codegen/generated";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { OpenApiSchema } from "../../src/openapi/schema";
-import { checkCelRules } from "../../src/testing/cel-check";
+import type { OpenApiSchema } from "../../src/kube/crd/schema";
+import { checkCelRules } from "../../src/check/cel-check";
 
 const rule = (text: string, message?: string) => ({
   "x-kubernetes-validations": [{ rule: text, ...(message ? { message } : {}) }],

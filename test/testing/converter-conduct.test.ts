@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { readCrdFile } from "../../src/cli/crd-files";
-import { type Converter, defineKind, type KindSpec } from "../../src/registry";
-import { checkAgainstCrd } from "../../src/testing/crd-check";
-import { assertRoundTrips, checkKinds } from "../../src/testing/round-trip";
+import { type Converter, defineKind, type KindSpec } from "../../src/conversion";
+import { checkAgainstCrd } from "../../src/check/crd-check";
+import { assertRoundTrips, checkKinds } from "../../src/check/round-trip";
 import { mapDown, mapUp, pump } from "../fixtures/pump-kinds";
 
 const file = "test/fixtures/crds/pumps.example.com.yaml";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { OpenApiSchema } from "../../src/openapi/schema";
-import { firstViolation } from "../../src/openapi/value-check";
-import { crdObjectArbitrary, crdValueArbitrary } from "../../src/testing/crd-arbitrary";
+import type { OpenApiSchema } from "../../src/kube/crd/schema";
+import { firstViolation } from "../../src/kube/crd/value-check";
+import { crdObjectArbitrary, crdValueArbitrary } from "../../src/check/crd-arbitrary";
 import { deepCrd } from "../codegen/deep-crd";
 import { readCrdFile } from "../codegen/generated";
 

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import * as z from "zod/mini";
-import { readCrds } from "../../src/openapi/crd-document";
-import { defineKind } from "../../src/registry";
-import { checkAgainstCrd } from "../../src/testing/crd-check";
+import { readCrds } from "../../src/kube/crd/crd-document";
+import { defineKind } from "../../src/conversion";
+import { checkAgainstCrd } from "../../src/check/crd-check";
 
 const [crd] = readCrds(
   `

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import * as z from "zod/mini";
-import { readCrds } from "../../src/openapi/crd-document";
-import { defineKind } from "../../src/registry";
-import { checkAgainstCrd } from "../../src/testing/crd-check";
+import { readCrds } from "../../src/kube/crd/crd-document";
+import { defineKind } from "../../src/conversion";
+import { checkAgainstCrd } from "../../src/check/crd-check";
 
 /** v1's spec has a rule this check cannot evaluate; v2's has one it can, which v1 -> v2 breaks for size 1. */
 const [crd] = readCrds(

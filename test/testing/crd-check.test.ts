@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { registry as examples } from "../../examples";
-import { defineKind } from "../../src/registry";
-import { assertMatchesCrd, checkAgainstCrd } from "../../src/testing/crd-check";
+import { defineKind } from "../../src/conversion";
+import { assertMatchesCrd, checkAgainstCrd } from "../../src/check/crd-check";
 import { loadGenerated, readCrdFile, scratchDir } from "../codegen/generated";
 import { gadget } from "./gadget-kind";
 

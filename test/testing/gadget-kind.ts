@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { defineKind, stashFields, unstashFields } from "../../src/registry";
+import { defineKind, stashFields, unstashFields } from "../../src/conversion";
 
 /**
  * Gadget (test/fixtures/crds/gadgets.example.com.yaml) with the converters written: v1's

@@ -2,9 +2,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { checkGoldenFolder, recordGolden } from "../../src/cli/golden";
-import { createRegistry, defineKind, mapping } from "../../src/registry";
-import { assertGolden, checkGolden } from "../../src/testing/golden";
+import { checkGoldenFolder, recordGolden } from "../../src/cli/golden-command";
+import { createRegistry, defineKind, mapping } from "../../src/conversion";
+import { assertGolden, checkGolden } from "../../src/check/golden";
 import { scratchDir } from "../codegen/generated";
 
 const v1 = z.looseObject({ spec: z.optional(z.looseObject({ size: z.optional(z.string()) })) });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { annotationsError, labelsError } from "../../src/engine/labels";
-import { objectMetadata } from "../../src/testing/object-metadata";
+import { annotationsError, labelsError } from "../../src/kube/labels";
+import { objectMetadata } from "../../src/check/object-metadata";
 
 describe("generated object metadata", () => {
   it("is what an apiserver could send: valid labels and annotations, string identity fields", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readCrdFile } from "../../src/cli/crd-files";
-import { assertMatchesCrd, checkAgainstCrd } from "../../src/testing/crd-check";
-import { stashFields, unstashFields } from "../../src/registry";
-import { assertRoundTrips } from "../../src/testing/round-trip";
+import { assertMatchesCrd, checkAgainstCrd } from "../../src/check/crd-check";
+import { stashFields, unstashFields } from "../../src/conversion";
+import { assertRoundTrips } from "../../src/check/round-trip";
 import { copyThrough, mapDown, mapped, mapUp, pump, refusing, refusingDown, refusingUp } from "../fixtures/pump-kinds";
 
 const file = "test/fixtures/crds/pumps.example.com.yaml";

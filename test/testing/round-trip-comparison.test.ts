@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Equivalences, roundTripDifference } from "../../src/testing/round-trip-comparison";
+import { type Equivalences, roundTripDifference } from "../../src/check/round-trip-comparison";
 
 describe("emptyIsAbsent accepts an empty field for an absent one, never a list item lost or added", () => {
   const everywhere = (): Equivalences => ({ emptyIsAbsent: true, accepted: new Map() });

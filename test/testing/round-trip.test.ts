@@ -3,7 +3,7 @@ import { assertRoundTrips, checkKinds } from "crdshift/testing";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { registry } from "../../examples";
-import { type Converter, defineKind } from "../../src/registry";
+import { type Converter, defineKind } from "../../src/conversion";
 
 describe("the round-trip check", () => {
   it("passes on the examples, trying every ordered pair of versions", async () => {

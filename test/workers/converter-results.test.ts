@@ -1,7 +1,7 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createWorker } from "../../src/platform/workers";
-import { PLATFORM_CASES, platformRegistry, platformReview } from "../engine/converter-results";
+import { createWorker } from "../../src/platforms/workers/workers";
+import { PLATFORM_CASES, platformRegistry, platformReview } from "../conversion/converter-results";
 
 // Inside workerd: a Worker built from a registry whose converters misbehave (a cached result,
 // a deep-frozen one, a throwing getter, a throwing proxy) replies as the engine's test says.

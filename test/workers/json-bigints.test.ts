@@ -1,9 +1,9 @@
 import { SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BIGINT_SPELLING } from "../../src/protocol/json-bigints";
-import { deepDocuments, documents, printings, printsAsExpected, swapStrays } from "../protocol/bigint-documents";
-import { HAS_SOURCE_TEXT, readsAsLosslessJson } from "../protocol/hostile-documents";
+import { BIGINT_SPELLING } from "../../src/json/bigints";
+import { deepDocuments, documents, printings, printsAsExpected, swapStrays } from "../json/bigint-documents";
+import { HAS_SOURCE_TEXT, readsAsLosslessJson } from "../json/hostile-documents";
 
 // Inside workerd, which has JSON.rawJSON: the spelling every Worker prints bigints with.
 describe("in workerd, integers beyond 2^53 are written back byte-exact", () => {

@@ -3,7 +3,7 @@ import { createWorker } from "crdshift/workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { registry } from "../../examples";
 import docsV1 from "../../examples/requests/docs-v1.json";
-import type { Registry } from "../../src/registry";
+import type { Registry } from "../../src/conversion";
 import { hostile } from "../fixtures/hostile-registries";
 import { registry as dropsPort } from "../fixtures/port-dropping-registry";
 

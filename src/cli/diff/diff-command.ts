@@ -1,10 +1,9 @@
-import type { Registry } from "../../registry";
-import { webhookUrlError } from "../crd";
+import type { Registry } from "../../conversion";
+import { webhookUrlError } from "../crd-command";
 import { parseDocuments, readInput, readTextFile, reportFormat, UsageError } from "../io";
 import { loadRegistry } from "../load-registry";
-import { type ConversionSide, registrySide, urlSide } from "../webhook-call/conversion-side";
-import { redactUrl } from "../webhook-call/review-request";
-import { runDiff, UnreachableError } from "./diff";
+import { type ConversionSide, registrySide, urlSide, redactUrl } from "../webhook-call";
+import { runDiff, UnreachableError } from "./diff-objects";
 import { formatDiffJson, formatDiffText } from "./diff-report";
 import { readObjects } from "./read-objects";
 

@@ -1,5 +1,5 @@
 import { stringify as losslessStringify } from "lossless-json";
-import type { DiffReport, Outcome } from "./diff";
+import type { DiffReport, Outcome } from "./diff-objects";
 
 const COLUMNS: Array<[Outcome, string]> = [
   ["same", "same"],

@@ -1,7 +1,6 @@
-import { describeObject } from "../../engine/describe";
-import { isJsonObject, type JsonObject } from "../../engine/json-values";
-import { kindLabel, parseApiVersion } from "../../protocol/api-version";
-import type { Registry } from "../../registry";
+import { describeObject, type Registry } from "../../conversion";
+import { isJsonObject, type JsonObject } from "../../json";
+import { kindLabel, parseApiVersion } from "../../kube";
 
 /** One custom resource to convert, with where it came from. */
 export interface SourceObject {

@@ -1,4 +1,4 @@
-import { webhookUrlError } from "../crd";
+import { webhookUrlError } from "../crd-command";
 import { commonName, daysLeft, readCaBundle } from "./ca-bundle";
 import type { CrdConfig } from "./crd-config";
 import { error, type Finding, warning } from "./finding";

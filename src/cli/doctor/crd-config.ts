@@ -1,5 +1,5 @@
-import { isJsonObject, type JsonObject } from "../../engine/json-values";
-import { type CrdManifest, crdsIn } from "../../openapi/crd-document";
+import { isJsonObject, type JsonObject } from "../../json";
+import { type CrdManifest, crdsIn } from "../../kube/crd";
 import { UsageError } from "../io";
 
 /**

@@ -1,6 +1,6 @@
-import type { Registry } from "../../registry";
+import type { Registry } from "../../conversion";
 import { parseDocuments, readInput, readTextFile, reportFormat, UsageError } from "../io";
-import { runDoctor } from "./doctor";
+import { runDoctor } from "./doctor-checks";
 import { formatDoctorJson, formatDoctorText } from "./doctor-report";
 import { readStackUrls } from "./stack-outputs";
 

@@ -1,4 +1,4 @@
-import type { DoctorReport } from "./doctor";
+import type { DoctorReport } from "./doctor-checks";
 
 const LABEL = { error: "ERROR  ", warning: "warning", info: "info   " } as const;
 

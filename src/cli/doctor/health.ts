@@ -1,6 +1,6 @@
 import * as http from "node:http";
 import * as https from "node:https";
-import type { Connection } from "../webhook-call/post-review";
+import type { Connection } from "../webhook-call";
 import { type Finding, info } from "./finding";
 
 /** What a crdshift webhook's `/healthz` says about itself; undefined when it says nothing readable. */

@@ -1,4 +1,4 @@
-import { APISERVER_TIMEOUT_MS } from "../webhook-call/post-review";
+import { APISERVER_TIMEOUT_MS } from "../webhook-call";
 import { type Finding, info, warning } from "./finding";
 
 /** The apiserver logs a "Call conversion webhook" trace above 50 ms + 8 ms per object. */

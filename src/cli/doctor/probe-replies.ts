@@ -1,7 +1,6 @@
-import type { ApiserverVerdict } from "../../testing/apiserver";
-import { compareVerdicts } from "../../compare/compare-verdicts";
-import type { SideResult } from "../webhook-call/conversion-side";
-import { type ReviewRequest, redactUrl, reviewRequest } from "../webhook-call/review-request";
+import type { ApiserverVerdict } from "../../kube";
+import { compareVerdicts } from "../../compare";
+import { type SideResult, type ReviewRequest, redactUrl, reviewRequest } from "../webhook-call";
 import { error, type Finding, warning } from "./finding";
 
 /** A review to send, with the registry's own answer to it: what the webhook should reply. */

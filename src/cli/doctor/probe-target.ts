@@ -1,5 +1,5 @@
-import { webhookUrlError } from "../crd";
-import { redactUrl } from "../webhook-call/review-request";
+import { webhookUrlError } from "../crd-command";
+import { redactUrl } from "../webhook-call";
 import type { CrdConfig } from "./crd-config";
 import { error, type Finding, info } from "./finding";
 

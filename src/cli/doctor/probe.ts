@@ -1,8 +1,6 @@
-import type { KindDefinition, Registry } from "../../registry";
-import type { ApiserverVerdict } from "../../testing/apiserver";
-import { registrySide, urlSide } from "../webhook-call/conversion-side";
-import { APISERVER_TIMEOUT_MS, type TlsPeer } from "../webhook-call/post-review";
-import { redactUrl } from "../webhook-call/review-request";
+import type { KindDefinition, Registry } from "../../conversion";
+import type { ApiserverVerdict } from "../../kube";
+import { registrySide, urlSide, APISERVER_TIMEOUT_MS, type TlsPeer, redactUrl } from "../webhook-call";
 import { readCaBundle } from "./ca-bundle";
 import type { CrdConfig } from "./crd-config";
 import { error, type Finding, info, warning } from "./finding";

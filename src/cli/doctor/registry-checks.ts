@@ -1,7 +1,5 @@
-import { kindLabel } from "../../protocol/api-version";
-import type { KindDefinition, Registry } from "../../registry";
-import { sortVersions } from "../../registry";
-import { servedKinds } from "../../registry/registry";
+import { kindLabel } from "../../kube";
+import { type KindDefinition, type Registry, sortVersions, servedKinds } from "../../conversion";
 import type { CrdConfig } from "./crd-config";
 import { error, type Finding, info, warning } from "./finding";
 

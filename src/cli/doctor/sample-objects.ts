@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import type { JsonObject } from "../../engine/json-values";
-import type { KindDefinition } from "../../registry";
-import { arbitraryFor } from "../../testing/arbitrary";
+import type { JsonObject } from "../../json";
+import type { KindDefinition } from "../../conversion";
+import { arbitraryFor } from "../../check";
 
 export interface SampleOptions {
   namespaced: boolean;

@@ -1,4 +1,4 @@
-import { webhookUrlError } from "../crd";
+import { webhookUrlError } from "../crd-command";
 import type { CrdConfig } from "./crd-config";
 import { type Finding, info, warning } from "./finding";
 import type { StackUrls } from "./stack-outputs";

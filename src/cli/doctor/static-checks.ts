@@ -1,5 +1,5 @@
-import type { Registry } from "../../registry";
-import { REVIEW_VERSIONS } from "../crd";
+import type { Registry } from "../../conversion";
+import { REVIEW_VERSIONS } from "../crd-command";
 import { clientConfigChecks } from "./client-config-checks";
 import type { CrdConfig } from "./crd-config";
 import { error, type Finding, info, warning } from "./finding";

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import * as tls from "node:tls";
-import { type TlsPeer, tlsErrorText } from "../webhook-call/post-review";
+import { type TlsPeer, tlsErrorText } from "../webhook-call";
 import { commonName, daysLeft } from "./ca-bundle";
 import { error, type Finding, info, warning } from "./finding";
 

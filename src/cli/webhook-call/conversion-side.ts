@@ -1,8 +1,7 @@
-import { createApp } from "../../app";
-import { readConfig } from "../../config";
+import { createApp, readConfig } from "../../server";
 import { silentLogger } from "../../log";
-import type { Registry } from "../../registry";
-import { type ApiserverVerdict, checkReply } from "../../testing/apiserver";
+import type { Registry } from "../../conversion";
+import { type ApiserverVerdict, checkReply } from "../../kube";
 import { type Connection, createPoster, type TlsPeer } from "./post-review";
 import type { ReviewRequest } from "./review-request";
 

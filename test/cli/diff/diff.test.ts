@@ -2,12 +2,12 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { runDiff } from "../../../src/cli/diff/diff";
+import { runDiff } from "../../../src/cli/diff/diff-objects";
 import { formatDiffText } from "../../../src/cli/diff/diff-report";
 import { readObjects } from "../../../src/cli/diff/read-objects";
 import { main } from "../../../src/cli/main";
 import { registrySide, urlSide } from "../../../src/cli/webhook-call/conversion-side";
-import { createRegistry, defineKind } from "../../../src/registry";
+import { createRegistry, defineKind } from "../../../src/conversion";
 import { testApp } from "../../helpers";
 import { type LocalServer, serveApp, serveRaw } from "../local-server";
 

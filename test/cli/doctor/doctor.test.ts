@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import * as z from "zod/mini";
 import { registry as exampleRegistry } from "../../../examples";
-import { runDoctor } from "../../../src/cli/doctor/doctor";
+import { runDoctor } from "../../../src/cli/doctor/doctor-checks";
 import type { Finding } from "../../../src/cli/doctor/finding";
 import { main } from "../../../src/cli/main";
-import { createRegistry, defineKind } from "../../../src/registry";
+import { createRegistry, defineKind } from "../../../src/conversion";
 import { testApp } from "../../helpers";
 import { closedPort, type LocalServer, serveApp, serveRaw, TEST_CERT } from "../local-server";
 

@@ -1,0 +1,243 @@
+import fc from "fast-check";
+import {
+  setOwn,
+  isMapSchema,
+  keepsUnknownFields,
+  mapValues,
+  OBJECT_ENVELOPE,
+  type OpenApiSchema,
+  itemIdentity,
+  matchesSchema,
+} from "../kube/crd";
+import { BEYOND_SAFE, INT64_MAX, integerFor, numberFor, stringFor, withinCount } from "./crd-scalars";
+
+/**
+ * Random objects a CRD version's `openAPIV3Schema` accepts, read from the schema itself (not
+ * from a zod schema), so they show what a registry must accept: the apiserver stores every one
+ * of them. Honoured: types, required fields, enum, nullable, string lengths in code points
+ * (as Go counts them, astral characters included), patterns JavaScript can read, the formats
+ * below, numeric bounds, item and entry counts, unique items and list map keys, int-or-string,
+ * preserved unknown fields, embedded resources, and anyOf/oneOf/allOf/not (by filtering).
+ * Integers without bounds include values beyond 2^53, as the `bigint` crdshift hands converters.
+ * CEL rules are not evaluated: an object may break one.
+ *
+ * The body is returned without `apiVersion`, `kind` and `metadata`; keys such as `__proto__`
+ * are plain data, as they are in the apiserver's objects.
+ */
+export interface CrdArbitraryOptions {
+  /** Required fields may be absent too, as in server-side apply's partial objects. */
+  partial?: boolean;
+  /** Below this depth only required fields (and minimal lists) are generated (default 7). */
+  maxDepth?: number;
+}
+
+export function crdObjectArbitrary(
+  schema: OpenApiSchema | undefined,
+  options: CrdArbitraryOptions = {},
+): fc.Arbitrary<Record<string, unknown>> {
+  const context: Context = { partial: options.partial === true, maxDepth: options.maxDepth ?? 7 };
+  if (schema === undefined) return unknownFields(new Set(OBJECT_ENVELOPE), 0);
+  return objectFor(schema, context, 0, { root: true }) as fc.Arbitrary<Record<string, unknown>>;
+}
+
+/** Any value the schema accepts at one place (for a field's own tests). */
+export function crdValueArbitrary(schema: OpenApiSchema, options: CrdArbitraryOptions = {}): fc.Arbitrary<unknown> {
+  return valueFor(schema, { partial: options.partial === true, maxDepth: options.maxDepth ?? 7 }, 0, []);
+}
+
+interface Context {
+  partial: boolean;
+  maxDepth: number;
+}
+
+function valueFor(
+  schema: OpenApiSchema,
+  context: Context,
+  depth: number,
+  forced: readonly string[],
+): fc.Arbitrary<unknown> {
+  let arbitrary = baseFor(schema, context, depth, forced);
+  if (hasJunctors(schema)) arbitrary = arbitrary.filter((value) => junctorsHold(schema, value));
+  if (schema.nullable) return fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 6, arbitrary });
+  return arbitrary;
+}
+
+function baseFor(
+  schema: OpenApiSchema,
+  context: Context,
+  depth: number,
+  forced: readonly string[],
+): fc.Arbitrary<unknown> {
+  if (Array.isArray(schema.enum)) {
+    const options = schema.enum.filter((value) => value !== null);
+    return options.length > 0 ? fc.constantFrom(...options) : fc.constant(null);
+  }
+  if (schema["x-kubernetes-int-or-string"]) return fc.oneof(integerFor(schema), stringFor(schema));
+  switch (schema.type) {
+    case "object":
+      return isMapSchema(schema) ? mapFor(schema, context, depth) : objectFor(schema, context, depth, { forced });
+    case "array":
+      return arrayFor(schema, context, depth);
+    case "string":
+      return stringFor(schema);
+    case "integer":
+      return integerFor(schema);
+    case "number":
+      return numberFor(schema);
+    case "boolean":
+      return fc.boolean();
+    default:
+      // Any value, but null only where allowed: the apiserver drops other nulls before storing.
+      return schema["x-kubernetes-embedded-resource"]
+        ? objectFor(schema, context, depth, { forced })
+        : anyJson.filter((value) => value !== null);
+  }
+}
+
+function objectFor(
+  schema: OpenApiSchema,
+  context: Context,
+  depth: number,
+  place: { root?: boolean; forced?: readonly string[] },
+): fc.Arbitrary<unknown> {
+  const properties = schema.properties ?? {};
+  const skip = new Set<string>(place.root ? OBJECT_ENVELOPE : []);
+  const required = new Set([...(context.partial ? [] : (schema.required ?? [])), ...(place.forced ?? [])]);
+  // Deep down only required fields are made, unless the object's own constraints (an entry
+  // count, anyOf/oneOf over fields) need optional ones: they are filtered for, and would never pass.
+  const deep = depth >= context.maxDepth && !hasJunctors(schema) && schema.minProperties === undefined;
+  const fields: Array<fc.Arbitrary<[string, unknown] | undefined>> = [];
+  for (const key of Object.keys(properties)) {
+    if (skip.has(key)) continue;
+    const child = properties[key]!;
+    const value = valueFor(child, context, depth + 1, []).map((v): [string, unknown] => [key, v]);
+    if (required.has(key)) fields.push(value);
+    // Absent first, with cross-shrinking: a shrunk counterexample keeps only the fields that matter.
+    else if (!deep)
+      fields.push(
+        fc.oneof(
+          { withCrossShrink: true },
+          { weight: 1 + depth, arbitrary: fc.constant(undefined) },
+          { weight: 2, arbitrary: value },
+        ),
+      );
+  }
+  if (schema["x-kubernetes-embedded-resource"]) fields.push(...embeddedEnvelope(context, properties));
+  const known = new Set([
+    ...Object.keys(properties),
+    ...skip,
+    ...(schema["x-kubernetes-embedded-resource"] ? OBJECT_ENVELOPE : []),
+  ]);
+  const extra =
+    keepsUnknownFields(schema) && !deep ? unknownFields(known, depth) : fc.constant<Record<string, unknown>>({});
+  let arbitrary = fc.tuple(fc.tuple(...fields), extra).map(([entries, more]) => {
+    const object: Record<string, unknown> = {};
+    for (const key of Object.keys(more)) setOwn(object, key, more[key]);
+    for (const entry of entries) if (entry) setOwn(object, entry[0], entry[1]);
+    return object;
+  });
+  if (schema.minProperties !== undefined || schema.maxProperties !== undefined) {
+    arbitrary = arbitrary.filter((object) =>
+      withinCount(Object.keys(object).length, schema.minProperties, schema.maxProperties),
+    );
+  }
+  return arbitrary;
+}
+
+/** An embedded resource's own envelope: the apiserver requires apiVersion and kind there. */
+function embeddedEnvelope(
+  context: Context,
+  properties: Record<string, OpenApiSchema>,
+): Array<fc.Arbitrary<[string, unknown] | undefined>> {
+  const envelope: Array<fc.Arbitrary<[string, unknown] | undefined>> = [];
+  const optional = <T>(arbitrary: fc.Arbitrary<T>) =>
+    context.partial ? fc.option(arbitrary, { nil: undefined }) : arbitrary;
+  if (!properties.apiVersion)
+    envelope.push(
+      optional(
+        fc.constantFrom("v1", "apps/v1", "example.com/v1alpha1").map((v): [string, unknown] => ["apiVersion", v]),
+      ),
+    );
+  if (!properties.kind)
+    envelope.push(optional(fc.constantFrom("Pod", "ConfigMap", "Widget").map((v): [string, unknown] => ["kind", v])));
+  if (!properties.metadata) {
+    const metadata = fc.record(
+      {
+        name: fc.stringMatching(/^[a-z]([a-z0-9-]{0,8}[a-z0-9])?$/),
+        labels: fc.dictionary(fc.constantFrom("app", "tier"), fc.constantFrom("web", "db")),
+      },
+      { requiredKeys: [] },
+    );
+    envelope.push(
+      fc.option(
+        metadata.map((v): [string, unknown] => ["metadata", v]),
+        { nil: undefined },
+      ),
+    );
+  }
+  return envelope;
+}
+
+function mapFor(schema: OpenApiSchema, context: Context, depth: number): fc.Arbitrary<unknown> {
+  const min = schema.minProperties ?? 0;
+  const max = Math.min(schema.maxProperties ?? Number.POSITIVE_INFINITY, depth >= context.maxDepth ? min : min + 3);
+  const values = valueFor(mapValues(schema), context, depth + 1, []);
+  return fc
+    .uniqueArray(fc.tuple(mapKey, values), { selector: ([key]) => key, minLength: min, maxLength: max })
+    .map(entriesToObject);
+}
+
+function arrayFor(schema: OpenApiSchema, context: Context, depth: number): fc.Arbitrary<unknown> {
+  const min = schema.minItems ?? 0;
+  const max = Math.min(schema.maxItems ?? Number.POSITIVE_INFINITY, depth >= context.maxDepth ? min : min + 3);
+  // A list map's keys identify its items: server-side apply's partial items carry them too.
+  const keys = schema["x-kubernetes-list-type"] === "map" ? (schema["x-kubernetes-list-map-keys"] ?? []) : [];
+  const items = schema.items ? valueFor(schema.items, context, depth + 1, keys) : anyJson;
+  const identity = itemIdentity(schema);
+  return identity
+    ? fc.uniqueArray(items, { selector: identity, minLength: min, maxLength: max })
+    : fc.array(items, { minLength: min, maxLength: max });
+}
+
+/** Map keys: any text, and the keys that trip JavaScript objects (the apiserver's maps keep them). */
+const mapKey = fc.oneof(
+  { weight: 8, arbitrary: fc.string({ maxLength: 10 }) },
+  { weight: 1, arbitrary: fc.constantFrom("__proto__", "constructor", "prototype", "toString") },
+);
+
+/** What a node of no declared type holds: any JSON value, or an integer beyond 2^53. */
+const anyJson: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: fc.jsonValue({ maxDepth: 2 }).map(noNegativeZero) },
+  { weight: 1, arbitrary: fc.bigInt({ min: BEYOND_SAFE + 1n, max: INT64_MAX }) },
+);
+
+function unknownFields(known: ReadonlySet<string>, depth: number): fc.Arbitrary<Record<string, unknown>> {
+  const key = mapKey.filter((k) => !known.has(k));
+  return fc
+    .uniqueArray(fc.tuple(key, depth > 4 ? fc.constant("x") : anyJson), { selector: ([k]) => k, maxLength: 2 })
+    .map(entriesToObject);
+}
+
+function entriesToObject(entries: Array<[string, unknown]>): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (const [key, value] of entries) setOwn(object, key, value);
+  return object;
+}
+
+function noNegativeZero(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value)) as unknown;
+}
+
+function hasJunctors(schema: OpenApiSchema): boolean {
+  return Boolean(schema.oneOf || schema.allOf || schema.not || (schema.anyOf && !schema["x-kubernetes-int-or-string"]));
+}
+
+function junctorsHold(schema: OpenApiSchema, value: unknown): boolean {
+  const { anyOf, oneOf, allOf, not } = schema;
+  return matchesSchema(value, {
+    anyOf: schema["x-kubernetes-int-or-string"] ? undefined : anyOf,
+    oneOf,
+    allOf,
+    not,
+  } as OpenApiSchema);
+}

@@ -1,0 +1,29 @@
+export {
+  checkKinds,
+  assertRoundTrips,
+  checkKind,
+  type PairReport,
+  type CheckOptions,
+  type KindReport,
+} from "./round-trip";
+export {
+  checkAgainstCrd,
+  assertMatchesCrd,
+  type CrdPairReport,
+  type CrdCheckOptions,
+  type CrdCheckReport,
+} from "./crd-check";
+export { kindForCrd } from "./crd-kind";
+export {
+  checkGolden,
+  convertGolden,
+  formatMismatch,
+  goldenDifference,
+  readGoldenCases,
+  assertGolden,
+  type GoldenCase,
+  type GoldenMismatch,
+  type GoldenReport,
+} from "./golden";
+export { arbitraryFor, type ArbitraryOptions } from "./arbitrary";
+export { crdObjectArbitrary, crdValueArbitrary, type CrdArbitraryOptions } from "./crd-arbitrary";

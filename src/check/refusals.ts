@@ -1,0 +1,45 @@
+import { firstStackFrame, type KindDefinition } from "../conversion";
+
+/**
+ * Telling a converter's refusal from its bug, and a refusal its kind declared from one it did
+ * not. A converter refuses an object by throwing an Error that says why; a TypeError,
+ * ReferenceError or RangeError, or a throw of something not an Error, is a bug whatever it says.
+ * A refusal of an object its source version accepts is a finding unless the kind declares it
+ * (defineKind's `refusals`): in a cluster, one refused object fails the whole LIST.
+ */
+
+/** What a throw says when it is a bug rather than a refusal, with the stack's first frame; else undefined. */
+export function converterBug(thrown: unknown, reason: string): string | undefined {
+  if (
+    thrown instanceof Error &&
+    !(thrown instanceof TypeError || thrown instanceof ReferenceError || thrown instanceof RangeError)
+  )
+    return undefined;
+  const what =
+    thrown instanceof Error
+      ? `${thrown.name}: ${reason}`
+      : `${reason} (${thrown === null ? "null" : `a ${typeof thrown}`}, not an Error)`;
+  const frame = firstStackFrame(thrown);
+  return `${what}: a bug in the converter, not a refusal (to refuse an object, throw an Error that says why)${frame ? `\n  at ${frame}` : ""}`;
+}
+
+/** The reason the kind gave for refusing objects on `from -> to`, or undefined if it declared none. */
+export function declaredRefusal(kind: KindDefinition, from: string, to: string): string | undefined {
+  return kind.refusals?.get(`${from}->${to}`);
+}
+
+/** The finding for a refusal the kind did not declare. */
+export function undeclaredRefusal(from: string, to: string, reason: string, accepts: string): string {
+  return (
+    `the converter refused an object ${accepts}: ${reason}\n` +
+    `  In a cluster one refused object fails every LIST and watch of the kind in ${to}. Convert it, or, if ${to} ` +
+    `truly cannot hold it, declare it in defineKind: refusals: { "${from}->${to}": "why" }`
+  );
+}
+
+/** The engine's failure message without the object's name and versions, which a report gives. */
+export function reasonOf(message: string, desired: string): string {
+  const marker = ` -> ${desired}: `;
+  const at = message.indexOf(marker);
+  return at < 0 ? message : message.slice(at + marker.length);
+}

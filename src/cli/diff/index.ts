@@ -1,0 +1,1 @@
+export { DIFF_OPTIONS, diffCommand, DIFF_HELP } from "./diff-command";

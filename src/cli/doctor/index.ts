@@ -1,0 +1,1 @@
+export { DOCTOR_OPTIONS, doctorCommand, DOCTOR_HELP } from "./doctor-command";

@@ -1,0 +1,1 @@
+export { parseDocuments, readTextFile } from "./io";

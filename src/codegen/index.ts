@@ -1,0 +1,2 @@
+export { kindFiles, type KindFiles } from "./kind-files";
+export { camelName } from "./identifiers";

@@ -1,0 +1,2 @@
+export { jsonDifferences } from "./json-differences";
+export { compareVerdicts, type Comparison } from "./compare-verdicts";

@@ -1,0 +1,228 @@
+import type { Failure, Rejection, Result } from "../outcome";
+import {
+  scanBody,
+  type Decoded,
+  decodeJson,
+  decodeWithShape,
+  encodeJson,
+  JsonError,
+  OutOfRange,
+  syntaxErrorMessage,
+  exceedsEmbedded,
+  holdsValue,
+  isJsonObject,
+  mayHoldProtoKey,
+} from "../json";
+import { failureReply, successReply, type ConversionReview, parseReview } from "../kube";
+import type { Registry } from ".";
+import { type BatchResult, convertEach } from "./convert-batch";
+import type { TimeBudget } from "./time-budget";
+import { describeObject } from "./describe";
+import { envelopeProblem, limitFailure, limitFailureBeforeParse, type ReviewLimits } from "./review-limits";
+
+export interface BodyOptions {
+  limits: ReviewLimits;
+  budget?: TimeBudget | undefined;
+}
+
+/**
+ * What a request body comes to: a review, answered with the reply in `text` (a Failure reply
+ * when `failure` is set), or a refusal before it was a review.
+ */
+export type BodyOutcome = Result<{ review: ConversionReview; text: string; failure?: Failure }, Rejection>;
+
+/**
+ * The whole of the webhook's work on one body, without HTTP: shape check, decode, envelope,
+ * limits, conversion, encoding. The app adds routes, logs and metrics around it; the benchmark
+ * measures exactly this. Synchronous while every converter is (a promise per review costs more
+ * than a typical converter); a promise only when a converter returned one.
+ */
+export function convertBody(
+  registry: Registry,
+  text: string,
+  options: BodyOptions,
+): BodyOutcome | Promise<BodyOutcome> {
+  const { limits } = options;
+  const read = readBody(text, limits);
+  if (!read.ok) return read;
+  const { decoded } = read;
+  const parsed = parseReview(decoded.value);
+  if (!parsed.ok) return parsed;
+  const { review } = parsed;
+  const { request } = review;
+  const refusal =
+    read.refusal ??
+    limitFailure(request.objects, limits) ??
+    (decoded.outOfRange ? outOfRangeFailure(request.objects) : undefined);
+  const converting: BatchResult | Promise<BatchResult> = refusal
+    ? { ok: false, ...refusal }
+    : convertEach(registry, request.desiredAPIVersion, request.objects, {
+        budget: options.budget,
+        mayHoldProtoKeys: read.protoKeys ?? mayHoldProtoKey(text),
+        maxDepth: limits.maxDepth,
+      });
+  const deep = read.depth > NATIVE_PRINT_DEPTH;
+  const reply = (result: BatchResult): BodyOutcome => ({
+    ok: true,
+    review,
+    ...encodeReply(review, result, decoded.lossless, deep, limits.replyLimitBytes),
+  });
+  return converting instanceof Promise ? converting.then(reply) : reply(converting);
+}
+
+/**
+ * A parsed body, how deep it nests (0: too short to matter), the refusal of a limit decided
+ * before parsing (`decoded` is then the envelope alone), and, when the parsed tree was walked,
+ * whether a key in it is named `__proto__` (undefined: not walked, the text tells).
+ */
+interface Read {
+  decoded: Decoded;
+  depth: number;
+  refusal: Failure | undefined;
+  protoKeys?: boolean;
+}
+
+/**
+ * Deeper than this, replies are printed iteratively: V8's JSON.stringify checks each level
+ * against all those above it, so its time grows with the square of the depth (6 ms for one
+ * 4,000-deep chain, where it then runs out of stack).
+ */
+const NATIVE_PRINT_DEPTH = 500;
+
+/**
+ * Largest body parsed before it is scanned. Parsing is what costs (V8 takes about 0.5 us per
+ * node it builds): up to this size it costs little even when the body is then refused, and
+ * saves the scan (a fifth of the engine's time on a 100-object review).
+ */
+const PARSE_FIRST_LIMIT = 1024 * 1024;
+
+// Out-of-range numbers are marked, for the object holding one to fail, named.
+const DECODE = { outOfRange: "mark" } as const;
+const DECODE_PLAIN = { outOfRange: "mark", carefulNumbers: false } as const;
+const DECODE_CAREFUL = { outOfRange: "mark", carefulNumbers: true } as const;
+
+/**
+ * Parses the body, enforcing the depth limit and, for a body that could exceed them, the
+ * objects and size limits before the tree is built. A small body is parsed first (its numbers
+ * that need care found by protocol/json.ts) and its depth read from the tree; any other is
+ * scanned first: over a limit, only the review's envelope is parsed, to answer it.
+ */
+function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
+  try {
+    // UTF-8 takes at most three bytes per UTF-16 unit: below a third of the limit, no item exceeds it.
+    if (text.length <= PARSE_FIRST_LIMIT && text.length * 3 <= limits.maxObjectBytes) {
+      // Each level takes two characters: a body this short nests less than the limit, and too
+      // little to keep JSON.stringify long (a 10,000-deep chain: 6 ms before it gives up).
+      if (text.length <= 2 * Math.min(limits.maxDepth, 10_000))
+        return { ok: true, decoded: decodeJson(text, DECODE), depth: 0, refusal: undefined };
+      // The walk that measures the depth also finds any `__proto__` key, which saves searching
+      // the text for one (and its escaped spellings), and numbers JSON.parse may have changed.
+      const { decoded: walked, shape } = decodeWithShape(text, DECODE);
+      const { depth, protoKey } = shape;
+      return depth > limits.maxDepth
+        ? tooDeep(depth, limits.maxDepth)
+        : { ok: true, decoded: walked, depth, refusal: undefined, protoKeys: protoKey };
+    }
+    const shape = scanBody(text, limits.maxObjectBytes);
+    if (shape.depth > limits.maxDepth) return tooDeep(shape.depth, limits.maxDepth);
+    const unusual = envelopeProblem(text, shape);
+    if (unusual) {
+      // Text that is not JSON at all is said to be that.
+      const broken = syntaxErrorMessage(text);
+      if (broken) return { ok: false, reason: "invalid-json", message: broken };
+      return {
+        ok: false,
+        reason: "invalid-review",
+        message: `body is not a ConversionReview as an apiserver writes one: ${unusual}`,
+      };
+    }
+    const refusal = limitFailureBeforeParse(text, shape, limits);
+    if (refusal) {
+      const { start, end } = shape.objects!;
+      const envelope = decodeJson(`${text.slice(0, start)}[]${text.slice(end + 1)}`, DECODE);
+      return { ok: true, decoded: envelope, depth: 0, refusal };
+    }
+    return {
+      ok: true,
+      decoded: decodeJson(text, shape.carefulNumbers ? DECODE_CAREFUL : DECODE_PLAIN),
+      depth: shape.depth,
+      refusal: undefined,
+      protoKeys: shape.protoKey,
+    };
+  } catch (error) {
+    if (error instanceof JsonError) return { ok: false, reason: "invalid-json", message: error.message };
+    throw error;
+  }
+}
+
+function tooDeep(depth: number, limit: number): Result<Read, Rejection> {
+  return {
+    ok: false,
+    reason: "too-deep",
+    message: `body is nested ${depth} levels deep, over the limit of ${limit} (CRDSHIFT_MAX_DEPTH)`,
+  };
+}
+
+/** A number no double holds (`1e400`) would come back changed: the object holding it fails, named. */
+function outOfRangeFailure(objects: readonly unknown[]): Failure | undefined {
+  const index = objects.findIndex((object) => holdsValue(object, (value) => value instanceof OutOfRange));
+  if (index < 0) return undefined; // outside the objects: nothing sent back holds it
+  return {
+    cause: "invalid-object",
+    message: `${describeObject(index, objects[index])}: holds a number beyond the range of a 64-bit float (such as 1e400 or 1e-400), which would not come back unchanged; the apiserver never sends one`,
+  };
+}
+
+function encodeReply(
+  review: ConversionReview,
+  result: BatchResult,
+  lossless: boolean,
+  deep: boolean,
+  replyLimit?: number,
+): { text: string; failure?: Failure } {
+  const fail = (cause: Failure["cause"], message: string) => ({
+    text: encodeJson(failureReply(review, message)),
+    failure: { cause, message },
+  });
+  if (!result.ok) return fail(result.cause, result.message);
+  const { objects } = result;
+  let text: string;
+  try {
+    text = encodeJson(successReply(review, objects), lossless, deep);
+  } catch (error) {
+    // The objects are crdshift's copies of what converters returned (converter-result.ts), but
+    // for `metadata.managedFields`, which a converter's input shares with the reply
+    // (engine/metadata.ts privateMetadata): a converter that put a cycle or a throwing getter
+    // there is the one thing left that can fail to print.
+    const index = objects.findIndex((object) => {
+      try {
+        encodeJson(object, lossless, deep);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    if (index < 0) throw error;
+    const why =
+      error instanceof TypeError && /circular/i.test(error.message) ? "it refers to itself" : (error as Error).message;
+    return fail(
+      "converter-error",
+      `${convertedName(review, index)}: the converter's result cannot be written as JSON: ${why}`,
+    );
+  }
+  if (replyLimit !== undefined && exceedsEmbedded(text, replyLimit)) {
+    return fail(
+      "reply-too-large",
+      `the converted ${objects.length} objects make a reply of more than ${replyLimit} bytes, over this platform's response limit; ` +
+        "serve this CRD from a platform without one (Cloudflare Workers) or with fewer objects per review",
+    );
+  }
+  return { text };
+}
+
+/** How a converter failure names its object: `object 0 (default/a) CronTab example.com/v1 -> example.com/v2`. */
+function convertedName(review: ConversionReview, index: number): string {
+  const source = review.request.objects[index];
+  const { kind, apiVersion } = isJsonObject(source) ? source : {};
+  return `${describeObject(index, source)} ${String(kind)} ${String(apiVersion)} -> ${review.request.desiredAPIVersion}`;
+}

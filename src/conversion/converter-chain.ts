@@ -1,0 +1,83 @@
+import type { KindDefinition } from "./kind";
+import type { Route, Step } from "./routes";
+import { ConversionFailure } from "./conversion-failure";
+import { isPending, readConvertedMaps, readResult, settle } from "./converter-result";
+import { converterErrorText, inStep } from "./failure-messages";
+import type { JsonObject } from "../json";
+import { schemaIssue } from "./validate";
+
+/**
+ * Runs the converters of a route from step `first` on, each on the previous one's result, and
+ * returns the last: each result read into crdshift's own copy (converter-result.ts) and checked
+ * to be an object of its version's schema. Synchronous until a converter returns a promise;
+ * the rest of the chain then continues after it. Throws (or rejects with) a ConversionFailure.
+ *
+ * `held`: the values of the input's `__proto__` fields, put back where a converter lost them to
+ * the prototype setter (engine/proto-keys.ts); undefined when the input has none.
+ */
+export function runChain(
+  definition: KindDefinition,
+  steps: Route,
+  first: number,
+  input: unknown,
+  held: Set<object> | undefined,
+  maxDepth: number,
+): JsonObject | Promise<JsonObject> {
+  let current = input;
+  for (let i = first; i < steps.length; i++) {
+    const step = steps[i]!;
+    let output: unknown;
+    try {
+      output = step.convert(current as never, {
+        group: definition.group,
+        kind: definition.kind,
+        from: step.from,
+        to: step.to,
+      });
+    } catch (error) {
+      throw converterFailure(error, steps, step);
+    }
+    const last = i === steps.length - 1;
+    if (isPending(output, inStep(steps, step))) {
+      return settle(output).then(
+        (value) =>
+          runChain(definition, steps, i + 1, checkedResult(value, steps, step, last, held, maxDepth), held, maxDepth),
+        (error) => {
+          throw converterFailure(error, steps, step);
+        },
+      );
+    }
+    current = checkedResult(output, steps, step, last, held, maxDepth);
+  }
+  return current as JsonObject;
+}
+
+/** The converter's result as crdshift's own copy, checked against the step's schema. */
+function checkedResult(
+  output: unknown,
+  steps: Route,
+  step: Step,
+  last: boolean,
+  held: Set<object> | undefined,
+  maxDepth: number,
+): JsonObject {
+  const where = inStep(steps, step);
+  // The copy first: the check then reads what will be sent (a lost `__proto__` field back in place).
+  const result = readResult(output, { last, held, step: where, maxDepth });
+  const issue = schemaIssue(step.schema, result);
+  if (issue) {
+    throw new ConversionFailure(
+      "converter-error",
+      `the converter's result does not match the ${step.to} schema: ${issue}${where}`,
+    );
+  }
+  // The last result's metadata is the converter's (converter-result.ts): what the guard needs of it, read now.
+  if (last) result.metadata = readConvertedMaps(result, where);
+  return result;
+}
+
+function converterFailure(error: unknown, steps: Route, step: Step): ConversionFailure {
+  return new ConversionFailure("converter-error", `${converterErrorText(error)}${inStep(steps, step)}`, {
+    value: error,
+  });
+}

@@ -1,0 +1,112 @@
+import { ConversionFailure } from "./conversion-failure";
+import { type JsonObject, objectPrototypeIsPolluted } from "../json";
+import { ConvertedMaps, MapRead } from "./metadata-guard";
+import { isArray } from "./result-view";
+import { Unreadable, unreadable, within } from "./result-problem";
+import { ResultWalk } from "./result-walk";
+
+/**
+ * A converter's result, read once into crdshift's own data. Everything after a converter, the
+ * schema check, the next converter of a chain, the restored metadata, the reply, works on that
+ * copy: crdshift never writes into what a converter returned nor depends on its identity, so a
+ * result that is frozen, or shared between objects (a cache), or the converter's input comes to
+ * the same reply as a fresh object would. Read as JSON reads it (a toJSON's value, boxed
+ * primitives unboxed, own enumerable names), so the copy is what the apiserver will receive;
+ * whatever fails on the way (a getter or a proxy that throws, a toJSON, a cycle, NaN, a Map)
+ * fails here, as the converter's error, naming the field.
+ */
+
+export interface ResultOptions {
+  /**
+   * The chain's last step. Its metadata is replaced by the object's own but for labels and
+   * annotations (engine/metadata.ts): it is not copied, but read by the schema check, and its
+   * labels and annotations by `readConvertedMaps`.
+   */
+  last: boolean;
+  /** The values of the input's `__proto__` fields (engine/proto-keys.ts), or undefined. */
+  held: Set<object> | undefined;
+  /** Appended to a message: where in a chain the converter stands (` (in step v1 -> v2)`). */
+  step: string;
+  /** Deepest result accepted (CRDSHIFT_MAX_DEPTH). */
+  maxDepth: number;
+}
+
+/** The converter's result as crdshift's own plain object; throws a converter-error ConversionFailure. */
+export function readResult(output: unknown, options: ResultOptions): JsonObject {
+  try {
+    const walk = new ResultWalk(options.held, objectPrototypeIsPolluted(), options.maxDepth);
+    const view = typeof output === "object" && output !== null ? walk.view(output, "") : output;
+    if (typeof view !== "object" || view === null || isArray(view)) {
+      const what = view === null ? "null" : typeof view === "object" ? "an array" : typeof view;
+      throw new ConversionFailure("converter-error", `the converter returned ${what}, not an object${options.step}`);
+    }
+    // With `held`, the metadata's objects may need their fields back (proto-keys.ts): all copied.
+    return walk.copyObject(view, 0, options.last && !options.held);
+  } catch (error) {
+    if (!(error instanceof Unreadable)) throw error;
+    if (error.target !== undefined) error.raws.push(output);
+    throw failure(error, options.step);
+  }
+}
+
+const NO_MAPS = new ConvertedMaps(undefined, undefined);
+
+/**
+ * The labels and annotations of the last step's result (`readResult` with `last`, which left
+ * its metadata as the converter's), read once as the metadata guard reads them: without
+ * toJSON, a map as its own names and values. Throws a converter-error ConversionFailure.
+ */
+export function readConvertedMaps(result: JsonObject, step: string): ConvertedMaps {
+  const { metadata } = result;
+  if (typeof metadata !== "object" || metadata === null) return NO_MAPS;
+  try {
+    if (isArray(metadata)) return NO_MAPS;
+  } catch (error) {
+    throw failure(within(error, "metadata"), step);
+  }
+  const map = metadata as JsonObject;
+  return new ConvertedMaps(readMap(map, "labels", step), readMap(map, "annotations", step));
+}
+
+function readMap(metadata: JsonObject, field: "labels" | "annotations", step: string): unknown {
+  try {
+    let value: unknown = field === "labels" ? metadata.labels : metadata.annotations;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    // Not a plain object (a Map, a Date, a boxed string): as JSON writes it, or refused as
+    // elsewhere in a result. Its own fields, none, would read as `{}` and clear the object's map.
+    const prototype = Object.getPrototypeOf(value) as object | null;
+    if (prototype !== Object.prototype && prototype !== null) {
+      value = new ResultWalk(undefined, false).view(value, field);
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    }
+    return new MapRead(Object.keys(value), Object.values(value));
+  } catch (error) {
+    throw failure(within(within(error, field), "metadata"), step);
+  }
+}
+
+/**
+ * Whether a converter returned a promise. A proxy answers `instanceof` through a trap of its
+ * own, which may throw: that is the converter's error.
+ */
+export function isPending(output: unknown, step: string): output is Promise<unknown> {
+  if (typeof output !== "object" || output === null) return false;
+  try {
+    return output instanceof Promise;
+  } catch (error) {
+    throw failure(unreadable(error), step);
+  }
+}
+
+/**
+ * A promise a converter returned, settled whatever it is: resolving with it reads its `then`
+ * inside the resolution, so a promise that is a proxy or has a `then` that throws rejects
+ * instead of throwing here.
+ */
+export function settle(output: Promise<unknown>): Promise<unknown> {
+  return new Promise((resolve) => resolve(output));
+}
+
+function failure(problem: Unreadable, step: string): ConversionFailure {
+  return new ConversionFailure("converter-error", `${problem.message()}${step}`);
+}

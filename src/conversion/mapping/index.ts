@@ -1,0 +1,9 @@
+export { type FieldPathOf } from "./field-path-types";
+export { mapping, type Mapping } from "./mapping";
+export {
+  type EnumTable,
+  type EnumValues,
+  type FieldDefault,
+  type MappedVersion,
+  type MappingRules,
+} from "./mapping-rules";

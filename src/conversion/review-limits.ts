@@ -1,0 +1,84 @@
+import type { Failure } from "../outcome";
+import type { BodyShape } from "../json";
+import { describeObject } from "./describe";
+
+/** What one review may be: checked before any conversion (the reply's size, after). */
+export interface ReviewLimits {
+  /** Levels of nesting in the body (CRDSHIFT_MAX_DEPTH). */
+  maxDepth: number;
+  /** Objects per review (CRDSHIFT_MAX_OBJECTS). */
+  maxObjects: number;
+  /** UTF-8 bytes of one object's text (CRDSHIFT_MAX_OBJECT_BYTES). */
+  maxObjectBytes: number;
+  /** Bytes of the reply, where the platform caps it (CRDSHIFT_REPLY_LIMIT_BYTES). */
+  replyLimitBytes?: number | undefined;
+}
+
+// Metadata larger than this is not read just to name an object refused for its size.
+const METADATA_READ_LIMIT = 1024 * 1024;
+
+/**
+ * Most a review may hold besides its objects, in UTF-16 units of text. An apiserver's review
+ * has a few hundred bytes there (uid, versions, an empty response); a large envelope would be
+ * parsed whole though no limit counts it (32 MiB of `{}` there kept the event loop 15 s).
+ */
+export const ENVELOPE_LIMIT = 64 * 1024;
+
+/**
+ * Why a scanned body is not a review as an apiserver writes one, or undefined: `request.objects`
+ * missing (or spelled with escapes), repeated, or much beside it. Only bodies too large to
+ * parse first are scanned, and these limits are what lets the scan speak for the whole review.
+ */
+export function envelopeProblem(text: string, shape: BodyShape): string | undefined {
+  const { objects } = shape;
+  if (!objects || objects.end < 0) return "no request.objects array found (with its keys spelled plainly)";
+  if (shape.objectsArrays > 1) return "request.objects appears more than once";
+  const outside = text.length - (objects.end + 1 - objects.start);
+  if (outside > ENVELOPE_LIMIT)
+    return `${outside} characters outside request.objects, over the ${ENVELOPE_LIMIT} a review's envelope may take`;
+  return undefined;
+}
+
+/**
+ * Why a review is refused as a whole, decided from the scan of its text before it is parsed:
+ * too many objects, or one object too large (its size is that of its text, as sent).
+ */
+export function limitFailureBeforeParse(text: string, shape: BodyShape, limits: ReviewLimits): Failure | undefined {
+  const { objects } = shape;
+  if (!objects) return undefined;
+  if (objects.count > limits.maxObjects) return tooMany(objects.count, limits);
+  const oversized = objects.oversized;
+  if (!oversized) return undefined;
+  const { metadata } = oversized;
+  let named: unknown;
+  if (metadata && metadata.end - metadata.start <= METADATA_READ_LIMIT) {
+    try {
+      named = { metadata: JSON.parse(text.slice(metadata.start, metadata.end)) };
+    } catch {
+      // Unreadable metadata: the object is named by its index alone.
+    }
+  }
+  return tooLarge(oversized.index, named, oversized.bytes, limits);
+}
+
+/**
+ * The objects limit on the parsed objects, for a body parsed before any scan: one too short
+ * for any object in it to exceed the size limit.
+ */
+export function limitFailure(objects: readonly unknown[], limits: ReviewLimits): Failure | undefined {
+  return objects.length > limits.maxObjects ? tooMany(objects.length, limits) : undefined;
+}
+
+function tooMany(count: number, limits: ReviewLimits): Failure {
+  return {
+    cause: "too-many-objects",
+    message: `the review holds ${count} objects, over this webhook's limit of ${limits.maxObjects} per review (CRDSHIFT_MAX_OBJECTS)`,
+  };
+}
+
+function tooLarge(index: number, object: unknown, bytes: number, limits: ReviewLimits): Failure {
+  return {
+    cause: "object-too-large",
+    message: `${describeObject(index, object)} is ${bytes} bytes, over this webhook's limit of ${limits.maxObjectBytes} per object (CRDSHIFT_MAX_OBJECT_BYTES)`,
+  };
+}

@@ -1,0 +1,6 @@
+export { isMapSchema, mapValues, keepsUnknownFields, OBJECT_ENVELOPE, shapeOf, type OpenApiSchema } from "./schema";
+export { canonicalJson, itemIdentity, matchesSchema, firstViolation, patternRegExp } from "./value-check";
+export { setOwn, pruneLikeApiserver } from "./prune";
+export { celRules } from "./cel-rules";
+export { readCrds, readCrd, CrdReadError, crdsIn, type Crd, type CrdManifest, type CrdVersion } from "./crd-document";
+export { diffSchemas, isSameStructure, type SchemaDiff } from "./schema-diff";

@@ -1,0 +1,17 @@
+export { type GroupVersion, parseApiVersion, kindLabel } from "./api-version";
+export { failureReply, successReply } from "./review-reply";
+export {
+  type ConversionRequest,
+  type ConversionResponse,
+  type ConversionResult,
+  type ConversionReview,
+  type ConversionReviewReply,
+  conversionReviewSchema,
+  parseReview,
+  REVIEW_API_VERSIONS,
+  type ReviewApiVersion,
+} from "./review-schema";
+export { checkReply, type ApiserverVerdict, type SentReview } from "./apiserver-checks";
+export { DNS_LABEL_1035, DNS_LABEL_MAX, DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX, ANNOTATIONS_MAX_BYTES } from "./names";
+export { annotationsError, labelsError } from "./labels";
+export { ManifestError, parseManifests } from "./manifests";

@@ -1,0 +1,2 @@
+/** crdshift/node: a Node HTTP server for the webhook. */
+export * from "./node";

@@ -1,0 +1,2 @@
+/** crdshift/workers: the Cloudflare Worker. */
+export * from "./workers";

@@ -1,0 +1,122 @@
+import type { Config } from "./config";
+import type { Logger } from "../log";
+import { RETRY_AFTER_SECONDS } from "./bytes-in-flight";
+import { createTokenCheck } from "./path-token";
+import { NOT_FOUND, type Refusal } from "./report";
+
+/**
+ * What admission reads of a request, on any platform: the Hono app builds it from its Context,
+ * the Node server's review route from the IncomingMessage (see docs/architecture.md).
+ */
+export interface RequestHead {
+  method: string;
+  /** The path's token segment (`/convert/<token>`), undefined at `/convert`. */
+  token: string | undefined;
+  /** A header's value as the Fetch API gives it (repeated headers joined with ", "); lower-case name. */
+  header(name: string): string | undefined;
+  /** The caller's address as the platform saw it (see AppOptions.callerAddress). */
+  callerAddress(): string | undefined;
+}
+
+export interface AdmissionOptions {
+  config: Config;
+  log: Logger;
+}
+
+/** The refusal of a request that may not be read as a review, or undefined to go on. */
+export type Admission = (head: RequestHead) => Refusal | undefined;
+
+const METHOD_NOT_ALLOWED: Refusal = {
+  reason: "method-not-allowed",
+  status: 405,
+  message: "method not allowed: send the ConversionReview with POST",
+  headers: { Allow: "POST" },
+};
+const UNSUPPORTED_MEDIA_TYPE: Refusal = {
+  reason: "unsupported-media-type",
+  status: 415,
+  message: "unsupported media type: send Content-Type: application/json",
+};
+const SOURCE_NOT_ALLOWED: Refusal = { reason: "source-not-allowed", status: 404, message: "not found" };
+
+/** The 413 of a body over the limit. */
+export function tooLarge(limitBytes: number): Refusal {
+  return {
+    reason: "too-large",
+    status: 413,
+    message: `request body is larger than the limit of ${limitBytes} bytes (CRDSHIFT_BODY_LIMIT_BYTES)`,
+  };
+}
+
+/**
+ * The 429 of a request that found no room under CRDSHIFT_MAX_BYTES_IN_FLIGHT in time. The
+ * apiserver retries a 429 that names a whole number of seconds in Retry-After, within its 30 s;
+ * other clients read the same header.
+ */
+export const BUSY: Refusal = {
+  reason: "busy",
+  status: 429,
+  message: `too many request bytes are being converted at once (CRDSHIFT_MAX_BYTES_IN_FLIGHT): retry after ${RETRY_AFTER_SECONDS} s`,
+  headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+};
+
+/**
+ * Why a request is refused before its body is read, in this order: the caller's network and
+ * the token (so nothing else is revealed without them), the method, the content type, the
+ * declared size. A body sent without a length is counted as it is read, by the platform's glue
+ * (see `declaredLength`). Plain checks in a row rather than a middleware chain: every request
+ * passes them.
+ */
+export function createAdmission({ config, log }: AdmissionOptions): Admission {
+  const callerAllowed = callerNetworkCheck(config.allowedCallers, log);
+  const tokenAccepted = createTokenCheck(config.tokens);
+  const overLimit = tooLarge(config.bodyLimitBytes);
+  const rest = (head: RequestHead): Refusal | undefined => {
+    if (head.method !== "POST") return METHOD_NOT_ALLOWED;
+    if (!isJsonMediaType(head.header("content-type"))) return UNSUPPORTED_MEDIA_TYPE;
+    const length = declaredLength(head);
+    return length !== undefined && length > config.bodyLimitBytes ? overLimit : undefined;
+  };
+  return (head) => {
+    if (!callerAllowed(head)) return SOURCE_NOT_ALLOWED;
+    return tokenAccepted(head.token) ? rest(head) : NOT_FOUND;
+  };
+}
+
+/**
+ * The body's length as the request declares it, or undefined when it declares none (no
+ * Content-Length, or a Transfer-Encoding, which overrides it): such a body is counted as it
+ * streams in. The apiserver's always declare one.
+ */
+export function declaredLength(head: RequestHead): number | undefined {
+  const length = head.header("content-length");
+  if (length === undefined || head.header("transfer-encoding") !== undefined) return undefined;
+  // Anything but one plain number (a repeated header joined with ", ") is counted as it streams.
+  const bytes = Number(length);
+  return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : undefined;
+}
+
+/** Whether the caller's network may call at all; unknown addresses are refused (fail closed). */
+function callerNetworkCheck(allowed: Config["allowedCallers"], log: Logger): (head: RequestHead) => boolean {
+  if (!allowed) return () => true;
+  let unknownCallerLogged = false;
+  return (head) => {
+    const address = head.callerAddress();
+    if (address === undefined && !unknownCallerLogged) {
+      unknownCallerLogged = true;
+      log({
+        level: "error",
+        msg: "CRDSHIFT_ALLOWED_SOURCES is set, but this platform gives no caller address: refusing every request",
+      });
+    }
+    return address !== undefined && allowed.matches(address);
+  };
+}
+
+/** `application/json` or any `application/*+json`, parameters allowed (a proxy may add them). */
+export function isJsonMediaType(header: string | undefined): boolean {
+  if (header === "application/json") return true;
+  if (!header) return false;
+  const type = header.split(";", 1)[0]!.trim().toLowerCase();
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+}

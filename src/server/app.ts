@@ -1,0 +1,161 @@
+import { type Context, Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Config } from "./config";
+import { type Admission, BUSY, createAdmission, declaredLength, type RequestHead } from "./admission";
+import { type BytesInFlight, createBytesInFlight, MAX_WAIT_MS } from "./bytes-in-flight";
+import { drainBody } from "./drain-body";
+import { type HttpReply, JSON_CONTENT_TYPE } from "./http-reply";
+import { createReport, type Report } from "./report";
+import { createReviewRoute, type ReviewRoute } from "./review-route";
+import { createStreamedBodyRead } from "./streamed-size";
+import { jsonLogger, type Logger } from "../log";
+import { type Metrics, noMetrics } from "../metrics";
+import type { Registry } from "../conversion";
+import { loadShadow } from "../shadow";
+
+export interface AppOptions {
+  registry: Registry;
+  config: Config;
+  log?: Logger;
+  /** Milliseconds; injectable so tests can drive the budget. */
+  now?: () => number;
+  /**
+   * When this instance started (module load, in `now()` units). The apiserver's 30 s run from
+   * when it sent the request, so a cold start spends the first request's budget.
+   */
+  startedAt?: number;
+  /** The platform's own deadline for this request (Lambda: its remaining time), if any. */
+  platformDeadline?: (c: Context) => number | undefined;
+  metrics?: Metrics;
+  /**
+   * Runs work after the reply without delaying it. Default: `executionCtx.waitUntil` where the
+   * platform has one (Workers), else the work simply continues (Node, and Lambda, where it
+   * resumes with the next invocation).
+   */
+  defer?: (c: Context, work: Promise<void>) => void;
+  /**
+   * The caller's address as the platform saw it (the socket on Node, `CF-Connecting-IP` on
+   * Workers, `requestContext.http.sourceIp` on Lambda), for CRDSHIFT_ALLOWED_SOURCES.
+   */
+  callerAddress?: (c: Context) => string | undefined;
+  /**
+   * A candidate registry that also converts a sampled share of reviews (CRDSHIFT_SHADOW_SAMPLE)
+   * after their reply, its differences counted and logged, never served (src/shadow/).
+   */
+  shadow?: Registry;
+}
+
+/**
+ * The app and the platform-neutral parts its review route is made of, which a platform may call
+ * directly for that route (the Node server does: see platforms/node/node.ts). There is one of each
+ * check: the Hono route and a platform's own route run the same functions.
+ */
+export interface Webhook {
+  app: Hono;
+  /** The checks before the body is read. */
+  admit: Admission;
+  /** An admitted review, from its body to its reply. */
+  review: ReviewRoute;
+  /** The bound on request bytes read and converted at once, which every review route takes. */
+  inFlight: BytesInFlight;
+  report: Report;
+}
+
+/**
+ * The one HTTP app, the same on every platform: routes and their composition. HTTP concerns live
+ * in src/server/ (admission, the review route, the report of each request); what a review means
+ * lives in protocol/ and engine/.
+ * Statuses: 200 for every review, converted or failed (the apiserver shows the Failure message
+ * to users); 4xx only for requests that are not reviews at all.
+ */
+export function createApp(options: AppOptions): Hono {
+  return createWebhook(options).app;
+}
+
+export function createWebhook(options: AppOptions): Webhook {
+  const { registry, config, log = jsonLogger, now = Date.now, startedAt, platformDeadline } = options;
+  const { metrics = noMetrics, defer = deferAfterReply, callerAddress } = options;
+  const report = createReport({ log, metrics, logReviews: config.logReviews, logObjectNames: config.logObjectNames });
+  const admit = createAdmission({ config, log });
+  const candidate = config.shadowSample > 0 ? options.shadow : undefined;
+  const followUp = candidate
+    ? loadShadow({ candidate, sample: config.shadowSample, limits: config, log, metrics, now })
+    : undefined;
+  const review = createReviewRoute({ registry, config, report, now, startedAt, followUp });
+  // A short budget leaves less time to wait: half of it at most, the rest for the review.
+  const inFlight = createBytesInFlight({
+    capBytes: config.maxBytesInFlight,
+    maxWaitMs: Math.min(MAX_WAIT_MS, config.budgetMs / 2),
+  });
+  const readStreamed = createStreamedBodyRead(config.bodyLimitBytes, report);
+  const app = new Hono();
+
+  const send = (c: Context, reply: HttpReply) => {
+    if (reply.after) defer(c, reply.after);
+    const headers = reply.headers ? { ...reply.headers, "Content-Type": JSON_CONTENT_TYPE } : JSON_HEADERS;
+    return c.body(reply.body, reply.status as ContentfulStatusCode, headers);
+  };
+  // A refusal answered before the body was read: see drainBody.
+  const refuse = async (c: Context, reply: HttpReply) => {
+    await drainBody(c.req.raw, config.bodyLimitBytes);
+    return send(c, reply);
+  };
+
+  // A webhook with a shadow candidate says so, for `crdshift doctor` and whoever rolls it out.
+  const health = candidate ? { status: "ok", shadow: { sample: config.shadowSample } } : { status: "ok" };
+  app.get("/healthz", (c) => c.json(health));
+
+  const convert = async (c: Context) => {
+    const head: RequestHead = {
+      method: c.req.method,
+      token: c.req.param("token"),
+      header: (name) => c.req.header(name),
+      callerAddress: () => callerAddress?.(c),
+    };
+    const refusal = admit(head);
+    if (refusal) return refuse(c, report.refuse(refusal));
+    const answer = review(platformDeadline?.(c));
+    const length = declaredLength(head);
+    // Counted from the declared length, or from nothing up as a body without one streams in.
+    const lease = inFlight.tryReserve(length ?? 0) ?? (await inFlight.reserve(length ?? 0));
+    if (!lease) return refuse(c, report.refuse(BUSY));
+    try {
+      let body: string;
+      if (length === undefined) {
+        const read = await readStreamed(c.req.raw, lease);
+        if ("refused" in read) return send(c, read.refused);
+        body = read.text;
+      } else {
+        try {
+          body = await c.req.text();
+        } catch (error) {
+          return send(c, report.unreadable(error));
+        }
+      }
+      return send(c, await answer(body));
+    } finally {
+      lease.release();
+    }
+  };
+
+  app.all("/convert", convert);
+  app.all("/convert/:token", convert);
+
+  app.notFound((c) => refuse(c, report.notFound()));
+  app.onError((error, c) => send(c, report.internalError(error)));
+  return { app, admit, review, inFlight, report };
+}
+
+const JSON_HEADERS: Readonly<Record<string, string>> = { "Content-Type": JSON_CONTENT_TYPE };
+
+/** AppOptions.defer's default: the platform's `waitUntil` where it has one. */
+export function deferAfterReply(c: Context, work: Promise<void>): void {
+  let waitUntil: ((work: Promise<void>) => void) | undefined;
+  try {
+    const ctx = c.executionCtx;
+    waitUntil = ctx.waitUntil.bind(ctx);
+  } catch {
+    // No execution context (Node, Lambda): the promise runs on by itself.
+  }
+  waitUntil?.(work.catch(() => {}));
+}

@@ -1,0 +1,145 @@
+import { clip, REASON_LIMIT } from "../json";
+import type { LogReviews } from "./config";
+import { describeObject, summarize } from "../conversion";
+import type { Logger } from "../log";
+import { type Metrics, noMetrics } from "../metrics";
+import type { Failure, RejectionReason } from "../outcome";
+import type { ConversionReview } from "../kube";
+import type { HttpReply } from "./http-reply";
+
+/**
+ * The 4xx statuses the app answers with: only for requests that are not reviews at all, and 429
+ * for one to send again shortly.
+ */
+export type RefusalStatus = 400 | 404 | 405 | 413 | 415 | 429;
+
+/** Why a request is not answered as a review. */
+export interface Refusal {
+  reason: RejectionReason;
+  status: RefusalStatus;
+  /** The error the caller reads. */
+  message: string;
+  headers?: Readonly<Record<string, string>>;
+  /** What only the log needs. */
+  detail?: string;
+}
+
+/**
+ * What the app tells about each request: its log line, the metrics, and the reply of a refusal.
+ * Platform-neutral: replies are plain HttpReply values, whoever writes them.
+ */
+export interface Report {
+  /**
+   * Every refusal is counted; 4xx that say something about the caller are logged too. The error
+   * and the detail are clipped: they may quote what the caller sent.
+   */
+  refuse(refusal: Refusal): HttpReply;
+  notFound(): HttpReply;
+  /**
+   * A body that broke off or was malformed in transit (an upload cut short, bad chunked
+   * encoding): the caller's fault, not ours. On Node the socket is usually gone already.
+   */
+  unreadable(error: unknown): HttpReply;
+  /**
+   * The metrics of one review answered, converted or failed, and its log line (failures always;
+   * successes when CRDSHIFT_LOG_REVIEWS=all). Returns the work to finish after the reply.
+   */
+  reviewed(
+    review: ConversionReview,
+    failure: Failure | undefined,
+    durationMs: number,
+    cold: boolean,
+  ): Promise<void> | undefined;
+  /** A bug of ours: logged, and a 500 that never carries a stack trace or anything from the request. */
+  internalError(error: unknown): HttpReply;
+}
+
+export interface ReportOptions {
+  log: Logger;
+  metrics: Metrics;
+  /** Which reviews get a log line (Config.logReviews). */
+  logReviews: LogReviews;
+  /** Debug switch: name each review's objects in its log line. */
+  logObjectNames: boolean;
+}
+
+export const NOT_FOUND: Refusal = { reason: "not-found", status: 404, message: "not found" };
+
+/** Built once per app: nothing here allocates per request beyond the records it writes. */
+export function createReport({ log, metrics, logReviews, logObjectNames }: ReportOptions): Report {
+  const refuse: Report["refuse"] = ({ reason, status, message, headers, detail }) => {
+    const error = clip(message, REASON_LIMIT);
+    metrics.rejected(reason);
+    // 404s are the internet knocking: counted, not logged line by line.
+    if (status !== 404) {
+      log({
+        level: "warn",
+        msg: "request rejected",
+        status,
+        reason,
+        error,
+        ...(detail === undefined ? {} : { detail: clip(detail, REASON_LIMIT) }),
+      });
+    }
+    return { status, body: JSON.stringify({ error }), ...(headers ? { headers } : {}), after: metrics.pending() };
+  };
+  return {
+    refuse,
+    notFound: () => refuse(NOT_FOUND),
+    unreadable: (error) =>
+      refuse({
+        reason: "body-unreadable",
+        status: 400,
+        message: "the request body could not be read: the upload broke off or was malformed",
+        detail: describeError(error),
+      }),
+    reviewed(review, failure, durationMs, cold) {
+      // A line for every read is log volume (and ingestion cost) that the metrics already cover.
+      const logged = failure !== undefined || logReviews === "all";
+      if (!logged && metrics === noMetrics) return undefined;
+      const { request } = review;
+      const summary = summarize(request.objects);
+      const result = failure ? "failure" : "success";
+      if (logged) {
+        log({
+          // crdshift's own bug is an error to whoever runs it; a user's failing object a warning.
+          level: failure ? (failure.cause === "internal-error" ? "error" : "warn") : "info",
+          msg: "review converted",
+          uid: clip(request.uid),
+          reviewVersion: review.apiVersion,
+          desiredAPIVersion: clip(request.desiredAPIVersion),
+          kinds: summary.kinds,
+          objects: request.objects.length,
+          durationMs,
+          cold,
+          result,
+          ...(failure ?? {}),
+          ...(logObjectNames ? { objectNames: objectNames(request.objects) } : {}),
+        });
+      }
+      metrics.review({
+        crd: summary.crd,
+        from: summary.from,
+        to: request.desiredAPIVersion.slice(request.desiredAPIVersion.lastIndexOf("/") + 1),
+        result,
+        ...(failure ? { cause: failure.cause } : {}),
+        objects: request.objects.length,
+        durationMs,
+      });
+      return metrics.pending();
+    },
+    internalError(error) {
+      log({ level: "error", msg: "internal error", error: clip(describeError(error), REASON_LIMIT) });
+      return { status: 500, body: JSON.stringify({ error: "internal error" }) };
+    },
+  };
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Debug only: who was in the review (`ns/name`), at most 100 of them; never contents. */
+function objectNames(objects: readonly unknown[]): string[] {
+  return objects.slice(0, 100).map((object, index) => describeObject(index, object));
+}

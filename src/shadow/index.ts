@@ -1,0 +1,1 @@
+export { loadShadow } from "./load-shadow";

@@ -1,0 +1,131 @@
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { registry } from "../../../examples";
+import { createWebhook, type Webhook } from "../../../src/server/app";
+import { readConfig } from "../../../src/server/config";
+import { createBytesInFlight } from "../../../src/server/bytes-in-flight";
+import { nodeCallerAddress, nodeRequestListener } from "../../../src/platforms/node/node-review-route";
+import { httpRequest, rawConnection } from "../../raw-http";
+
+// The Node server over TCP: its own review route and the Hono app behind it hold request bytes
+// under CRDSHIFT_MAX_BYTES_IN_FLIGHT and give them back however a request ends; a refused
+// request leaves its connection usable for the next one.
+
+const docsV1 = readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8");
+const JSON_TYPE = { "Content-Type": "application/json" };
+const HEALTHZ = httpRequest("GET", "/healthz", "");
+const review = (body = docsV1) => httpRequest("POST", "/convert?timeout=30s", body, JSON_TYPE);
+
+const servers: Server[] = [];
+afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
+
+async function listen(
+  env: Record<string, string> = {},
+  inFlight?: Webhook["inFlight"],
+): Promise<{ port: number; webhook: Webhook }> {
+  const made = createWebhook({ registry, config: readConfig(env), log: () => {}, callerAddress: nodeCallerAddress });
+  const webhook = inFlight ? { ...made, inFlight } : made;
+  const server = createServer(nodeRequestListener(webhook, "127.0.0.1"));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: (server.address() as AddressInfo).port, webhook };
+}
+
+describe("the Node server: a refused request leaves its connection usable", () => {
+  const TOKEN = "node-token-0123456789abcdef";
+  const AT_TOKEN = `/convert/${TOKEN}`;
+  const refusals: Array<[string, string, number]> = [
+    ["an unknown path", httpRequest("POST", "/nope", docsV1, JSON_TYPE), 404],
+    ["a wrong token", httpRequest("POST", "/convert/wrong-token-0123456789abc", docsV1, JSON_TYPE), 404],
+    ["a form body", httpRequest("POST", AT_TOKEN, docsV1, { "Content-Type": "text/plain" }), 415],
+    ["a body over the limit", httpRequest("POST", AT_TOKEN, `${docsV1}${" ".repeat(5000)}`, JSON_TYPE), 413],
+    ["a method other than POST", httpRequest("PUT", AT_TOKEN, docsV1, JSON_TYPE), 405],
+  ];
+  for (const [name, refused, status] of refusals) {
+    it(`${name} (${status}), its body unread: the next request on the connection is answered`, async () => {
+      const { port } = await listen({
+        CRDSHIFT_TOKEN: "node-token-0123456789abcdef",
+        CRDSHIFT_BODY_LIMIT_BYTES: "4096",
+      });
+      const connection = await rawConnection(port);
+      connection.write(refused);
+      connection.write(HEALTHZ);
+      expect(await connection.responses(2)).toEqual([status, 200]);
+      expect(connection.closed()).toBe(false);
+      connection.socket.destroy();
+    });
+  }
+
+  it("a 429: the review sent again on the same connection is converted", async () => {
+    const inFlight = createBytesInFlight({ capBytes: 4096, maxWaitMs: 50 });
+    const { port } = await listen({ CRDSHIFT_BODY_LIMIT_BYTES: "4096" }, inFlight);
+    const held = inFlight.tryReserve(4096)!;
+    const connection = await rawConnection(port);
+    connection.write(review());
+    expect(await connection.responses(1)).toEqual([429]);
+    expect(connection.received()).toMatch(/\r\nRetry-After: 1\r\n/i);
+    held.release();
+    connection.write(review());
+    expect(await connection.responses(2)).toEqual([429, 200]);
+    expect(inFlight.heldBytes).toBe(0);
+    connection.socket.destroy();
+  });
+});
+
+describe("the Node server's review route: bytes in flight", () => {
+  const head = (length: number) =>
+    `POST /convert HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+  it("holds a review's declared length while its body arrives, and nothing once it is answered", async () => {
+    const { port, webhook } = await listen();
+    const connection = await rawConnection(port);
+    connection.write(head(Buffer.byteLength(docsV1)));
+    connection.write(docsV1.slice(0, 10));
+    await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(Buffer.byteLength(docsV1)));
+    connection.write(docsV1.slice(10));
+    expect(await connection.responses(1)).toEqual([200]);
+    expect(webhook.inFlight.heldBytes).toBe(0);
+    connection.socket.destroy();
+  });
+
+  it("gives the bytes back when the client leaves mid-body", async () => {
+    const { port, webhook } = await listen();
+    const connection = await rawConnection(port);
+    connection.write(head(1000));
+    connection.write('{"apiVersion":');
+    await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(1000));
+    connection.socket.destroy();
+    await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(0));
+  });
+
+  it("lets a review wait its turn while /healthz answers, then converts it", async () => {
+    const { port, webhook } = await listen();
+    const held = webhook.inFlight.tryReserve(webhook.inFlight.capBytes)!;
+    const waiting = await rawConnection(port);
+    waiting.write(review());
+    await vi.waitFor(() => expect(webhook.inFlight.waitingCount).toBe(1));
+    const health = await rawConnection(port);
+    health.write(HEALTHZ);
+    expect(await health.responses(1)).toEqual([200]);
+    held.release();
+    expect(await waiting.responses(1)).toEqual([200]);
+    expect(webhook.inFlight.heldBytes).toBe(0);
+    for (const c of [waiting, health]) c.socket.destroy();
+  });
+
+  it("gives back the room it was let into when the client left while waiting", async () => {
+    const { port, webhook } = await listen();
+    const held = webhook.inFlight.tryReserve(webhook.inFlight.capBytes)!;
+    const connection = await rawConnection(port);
+    connection.write(review());
+    await vi.waitFor(() => expect(webhook.inFlight.waitingCount).toBe(1));
+    connection.socket.destroy();
+    // The server sees the close before the room frees up.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    held.release();
+    await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(0));
+    expect(webhook.inFlight.waitingCount).toBe(0);
+  });
+});

@@ -1,0 +1,37 @@
+import { readFileSync } from "node:fs";
+import { ConfigError } from "crdshift";
+import { serve } from "crdshift/node";
+import { describe, expect, it } from "vitest";
+import { registry } from "../../../examples";
+import { checkReply, type SentReview } from "../../../src/kube/apiserver-checks";
+
+const sent = JSON.parse(
+  readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8"),
+) as SentReview;
+const TOKEN = "serve-test-token-0123456789";
+const quiet = { port: 0, hostname: "127.0.0.1", banner: false, handleSignals: false } as const;
+
+describe("serve(registry) from crdshift/node", () => {
+  it("listens where it is told, with the settings it is given, and closes", async () => {
+    const server = serve(registry, { ...quiet, env: { CRDSHIFT_TOKEN: TOKEN } });
+    const { url, address } = await server.listening;
+    expect(address).toBe("127.0.0.1");
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/convert\/\$CRDSHIFT_TOKEN$/);
+    const base = url.replace(/\/convert\/.*$/, "");
+    const res = await fetch(`${base}/convert/${TOKEN}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(sent),
+    });
+    expect(checkReply(sent, res.status, await res.text(), res.headers.get("content-type") ?? "")).toMatchObject({
+      ok: true,
+    });
+    expect((await fetch(`${base}/convert`, { method: "POST", body: "{}" })).status).toBe(404);
+    await server.close();
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+  });
+
+  it("throws a ConfigError at once for a bad setting, before listening", () => {
+    expect(() => serve(registry, { ...quiet, env: { CRDSHIFT_TOKEN: "short" } })).toThrow(ConfigError);
+  });
+});
