@@ -4,3 +4,4 @@ export { setOwn, pruneLikeApiserver } from "./prune";
 export { celRules } from "./cel-rules";
 export { readCrds, readCrd, CrdReadError, crdsIn, type Crd, type CrdManifest, type CrdVersion } from "./crd-document";
 export { diffSchemas, isSameStructure, type SchemaDiff } from "./schema-diff";
+export { ManifestError, parseManifests } from "./manifests";
