@@ -15,10 +15,10 @@ const dist = join(root, "dist");
 export const ENTRIES = {
   index: "src/index.ts",
   testing: "src/testing/index.ts",
-  node: "src/platforms/node/index.ts",
-  workers: "src/platforms/workers/index.ts",
-  lambda: "src/platforms/lambda/index.ts",
-  "aws-cdk": "src/platforms/aws-cdk/index.ts",
+  node: "src/platforms/node/node.ts",
+  workers: "src/platforms/workers/workers.ts",
+  lambda: "src/platforms/lambda/lambda.ts",
+  "aws-cdk": "src/platforms/aws-cdk/aws-cdk.ts",
   cli: "src/cli/main.ts",
 };
 
