@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { inject } from "vitest";
-import type { FunctionUrlResult } from "../../src/platforms/lambda/function-url/handle";
+import type { FunctionUrlResult } from "../../src/platforms/lambda/function-url-handle";
 
 export { functionUrlEvent, URL_HOST } from "./function-url-event";
 

@@ -1,17 +1,17 @@
 import type { Context } from "hono";
-import {
-  type FunctionUrlBindings,
-  type FunctionUrlEvent,
-  type FunctionUrlResult,
-  type LambdaContext,
-  installLightResponse,
-  handleFunctionUrl,
-} from "./function-url";
 import { jsonLogger } from "../../log";
 import type { Registry } from "../../conversion";
 import { importCloudWatchSdk } from "../../metrics";
 import { FUNCTION_URL_PAYLOAD_BYTES, FUNCTION_URL_REPLY_BYTES } from "./function-url-limits";
 import { misconfiguredBody, startApp } from "../../server";
+import {
+  type FunctionUrlBindings,
+  type FunctionUrlEvent,
+  type FunctionUrlResult,
+  type LambdaContext,
+} from "./function-url-event";
+import { installLightResponse } from "./function-url-global-response";
+import { handleFunctionUrl } from "./function-url-handle";
 
 export type { FunctionUrlEvent, FunctionUrlResult, LambdaContext };
 export { FUNCTION_URL_PAYLOAD_BYTES, FUNCTION_URL_REPLY_BYTES };

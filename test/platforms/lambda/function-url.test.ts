@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { installLightResponse } from "../../../src/platforms/lambda/function-url/global-response";
-import { handleFunctionUrl, toRequest, toResult } from "../../../src/platforms/lambda/function-url/handle";
-import { LightHeaders } from "../../../src/platforms/lambda/function-url/headers";
-import { LightResponse } from "../../../src/platforms/lambda/function-url/light-response";
+import { installLightResponse } from "../../../src/platforms/lambda/function-url-global-response";
+import { handleFunctionUrl, toRequest, toResult } from "../../../src/platforms/lambda/function-url-handle";
+import { LightHeaders } from "../../../src/platforms/lambda/function-url-headers";
+import { LightResponse } from "../../../src/platforms/lambda/function-url-light-response";
 import { functionUrlEvent } from "../../bundles/lambda";
 
 // Node's own Response, kept before the light one is installed (tests below install it).

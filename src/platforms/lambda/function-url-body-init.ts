@@ -1,4 +1,4 @@
-import type { BodySource } from "./body";
+import type { BodySource } from "./function-url-body";
 
 /**
  * What `new Response(body)` makes of each kind of body the Fetch standard takes, without Node's

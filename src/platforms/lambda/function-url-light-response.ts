@@ -1,6 +1,6 @@
-import { type BodySource, LightBody } from "./body";
-import { extractBody } from "./body-init";
-import { type HeadersSource, LightHeaders } from "./headers";
+import { type BodySource, LightBody } from "./function-url-body";
+import { extractBody } from "./function-url-body-init";
+import { type HeadersSource, LightHeaders } from "./function-url-headers";
 
 /**
  * A `Response` made without Node's fetch implementation (undici), which the Lambda entry makes the

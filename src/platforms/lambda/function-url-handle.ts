@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
-import type { FunctionUrlBindings, FunctionUrlEvent, FunctionUrlResult, LambdaContext } from "./event";
-import { LightHeaders } from "./headers";
-import { EventRequest } from "./request";
+import type { FunctionUrlBindings, FunctionUrlEvent, FunctionUrlResult, LambdaContext } from "./function-url-event";
+import { LightHeaders } from "./function-url-headers";
+import { EventRequest } from "./function-url-request";
 
 /**
  * AWS Lambda function URL events (payload format 2.0, BUFFERED) to the Hono app and back, as

@@ -1,5 +1,5 @@
-import { type InMemory, LightBody } from "./body";
-import { LightHeaders } from "./headers";
+import { type InMemory, LightBody } from "./function-url-body";
+import { LightHeaders } from "./function-url-headers";
 
 /**
  * The `Request` Hono reads, made from a function URL event without Node's fetch implementation:

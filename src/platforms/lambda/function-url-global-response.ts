@@ -1,4 +1,4 @@
-import { LightResponse } from "./light-response";
+import { LightResponse } from "./function-url-light-response";
 
 /*
  * This file replaces `globalThis.Response` for the whole process: every `new Response()` after

@@ -1,4 +1,4 @@
-import { quote } from "../../../json";
+import { quote } from "../../json/index";
 
 /**
  * A `Headers` that does not load Node's fetch implementation (undici), which Node only loads the
