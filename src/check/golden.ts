@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, extname, join, relative } from "node:path";
 import { jsonDifferences } from "../compare";
+import { showValue } from "../json";
 import { convertObjects, type Registry } from "../conversion";
 import { ManifestError, parseApiVersion, parseManifests } from "../kube";
 
@@ -103,10 +104,9 @@ export async function checkGolden(registry: Registry, dir: string): Promise<Gold
 export function goldenDifference(expected: unknown, received: unknown): string | undefined {
   const differences = jsonDifferences(stored(expected), stored(received));
   if (differences.length === 0) return undefined;
-  const show = (value: unknown) => (value === undefined ? "missing" : JSON.stringify(value, bigints));
   return differences
     .slice(0, 10)
-    .map((d) => `${d.path}: expected ${show(d.baseline)}, received ${show(d.candidate)}`)
+    .map((d) => `${d.path}: expected ${showValue(d.baseline, 2_000)}, received ${showValue(d.candidate, 2_000)}`)
     .concat(differences.length > 10 ? [`… and ${differences.length - 10} more`] : [])
     .join("; ");
 }
@@ -136,10 +136,6 @@ function stored(value: unknown): unknown {
     }
   }
   return { ...rest, metadata: kept };
-}
-
-function bigints(_key: string, value: unknown): unknown {
-  return typeof value === "bigint" ? value.toString() : value;
 }
 
 /** A golden file's text; one that cannot be read names itself as the golden file it is. */

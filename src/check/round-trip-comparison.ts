@@ -1,4 +1,4 @@
-import { joinPath, decodeJson, encodeJson } from "../json";
+import { joinPath, decodeJson, encodeJson, showValue } from "../json";
 
 /**
  * What a kind declared equal on a round trip, and what was accepted under it: an empty object or
@@ -67,9 +67,7 @@ function firstDifference(a: unknown, b: unknown, path: string, equivalences: Equ
 
 /** A value for a message: JSON (integers beyond 2^53 as their digits), clipped, or "missing". */
 export function show(value: unknown): string {
-  if (value === undefined) return "missing";
-  const text = encodeJson(value);
-  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+  return showValue(value, 2_000);
 }
 
 function isEmpty(value: unknown): boolean {

@@ -6,6 +6,7 @@ import {
   isJsonObject,
   type JsonObject,
   jsonTypeName,
+  setField,
 } from "../json";
 import { ConversionFailure } from "./conversion-failure";
 import { annotationsError, labelsError } from "../kube";
@@ -94,13 +95,6 @@ function changedMap(field: MutableField, next: unknown, before: unknown): Record
 
 function invalidMetadata(problem: string): never {
   throw new ConversionFailure("invalid-metadata", problem);
-}
-
-/** Sets a field as data: `__proto__` too, which assignment would take for the prototype. */
-function setField(map: Record<string, string>, key: string, value: string): void {
-  if (key === "__proto__")
-    Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-  else map[key] = value;
 }
 
 /** Whether the map of `keys` and `values` holds the same strings under the same keys as `a`. */
