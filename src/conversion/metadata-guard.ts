@@ -46,11 +46,16 @@ export class MapRead {
     readonly keys: string[],
     readonly values: unknown[],
   ) {}
+
+  /** The one way a map is read: its names and values, each in one call. */
+  static of(map: object): MapRead {
+    return new MapRead(Object.keys(map), Object.values(map));
+  }
 }
 
 /** A converted metadata field as the guard reads it: a map's names and values, read in bulk, or the value as it is. */
 export function readMap(value: unknown): unknown {
-  return isJsonObject(value) ? new MapRead(Object.keys(value), Object.values(value)) : value;
+  return isJsonObject(value) ? MapRead.of(value) : value;
 }
 
 /** `guardMetadata` of labels and annotations already read. */
