@@ -3,7 +3,8 @@ import { basename, extname, join, relative } from "node:path";
 import { jsonDifferences } from "../compare";
 import { showValue } from "../json";
 import { convertObjects, type Registry } from "../conversion";
-import { ManifestError, parseApiVersion, parseManifests, storedForm } from "../kube";
+import { parseApiVersion, storedForm } from "../kube";
+import { ManifestError, parseManifests } from "../kube/crd";
 
 /**
  * Golden conversions: reviewed examples of one object in several versions, which the

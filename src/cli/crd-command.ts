@@ -1,6 +1,5 @@
 import { type Document, parseAllDocuments } from "yaml";
-import { type CrdManifest, readCrd } from "../kube/crd";
-import { yamlDocumentValue } from "../kube";
+import { type CrdManifest, readCrd, yamlDocumentValue } from "../kube/crd";
 import type { Registry } from "../conversion";
 import { kindForCrd } from "../check";
 import { UsageError } from "./io";

@@ -1,5 +1,4 @@
-import { CrdReadError } from "../kube/crd";
-import { ManifestError } from "../kube";
+import { CrdReadError, ManifestError } from "../kube/crd";
 import { parse } from "./arguments";
 import { COMMANDS, defaultIo, type Io } from "./commands";
 import { CrdError } from "./crd-command";

@@ -1,6 +1,6 @@
 import { isJsonObject } from "../../json";
 import { APIEXTENSIONS_VERSIONS, type ApiextensionsVersion, isApiextensionsVersion } from "../api-version";
-import { ManifestError, manifestDocuments } from "../manifests";
+import { ManifestError, manifestDocuments } from "./manifests";
 import type { OpenApiSchema } from "./schema";
 
 /**
