@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import {
-  setOwn,
   isMapSchema,
   keepsUnknownFields,
   mapValues,
@@ -8,8 +7,10 @@ import {
   type OpenApiSchema,
   itemIdentity,
   matchesSchema,
+  countBound,
 } from "../kube/crd";
 import { BEYOND_SAFE, INT64_MAX, integerFor, numberFor, stringFor, withinCount } from "./crd-scalars";
+import { setField } from "../json";
 
 /**
  * Random objects a CRD version's `openAPIV3Schema` accepts, read from the schema itself (not
@@ -132,8 +133,8 @@ function objectFor(
     keepsUnknownFields(schema) && !deep ? unknownFields(known, depth) : fc.constant<Record<string, unknown>>({});
   let arbitrary = fc.tuple(fc.tuple(...fields), extra).map(([entries, more]) => {
     const object: Record<string, unknown> = {};
-    for (const key of Object.keys(more)) setOwn(object, key, more[key]);
-    for (const entry of entries) if (entry) setOwn(object, entry[0], entry[1]);
+    for (const key of Object.keys(more)) setField(object, key, more[key]);
+    for (const entry of entries) if (entry) setField(object, entry[0], entry[1]);
     return object;
   });
   if (schema.minProperties !== undefined || schema.maxProperties !== undefined) {
@@ -179,8 +180,11 @@ function embeddedEnvelope(
 }
 
 function mapFor(schema: OpenApiSchema, context: Context, depth: number): fc.Arbitrary<unknown> {
-  const min = schema.minProperties ?? 0;
-  const max = Math.min(schema.maxProperties ?? Number.POSITIVE_INFINITY, depth >= context.maxDepth ? min : min + 3);
+  const min = countBound(schema.minProperties) ?? 0;
+  const max = Math.min(
+    countBound(schema.maxProperties) ?? Number.POSITIVE_INFINITY,
+    depth >= context.maxDepth ? min : min + 3,
+  );
   const values = valueFor(mapValues(schema), context, depth + 1, []);
   return fc
     .uniqueArray(fc.tuple(mapKey, values), { selector: ([key]) => key, minLength: min, maxLength: max })
@@ -188,8 +192,11 @@ function mapFor(schema: OpenApiSchema, context: Context, depth: number): fc.Arbi
 }
 
 function arrayFor(schema: OpenApiSchema, context: Context, depth: number): fc.Arbitrary<unknown> {
-  const min = schema.minItems ?? 0;
-  const max = Math.min(schema.maxItems ?? Number.POSITIVE_INFINITY, depth >= context.maxDepth ? min : min + 3);
+  const min = countBound(schema.minItems) ?? 0;
+  const max = Math.min(
+    countBound(schema.maxItems) ?? Number.POSITIVE_INFINITY,
+    depth >= context.maxDepth ? min : min + 3,
+  );
   // A list map's keys identify its items: server-side apply's partial items carry them too.
   const keys = schema["x-kubernetes-list-type"] === "map" ? (schema["x-kubernetes-list-map-keys"] ?? []) : [];
   const items = schema.items ? valueFor(schema.items, context, depth + 1, keys) : anyJson;
@@ -220,7 +227,7 @@ function unknownFields(known: ReadonlySet<string>, depth: number): fc.Arbitrary<
 
 function entriesToObject(entries: Array<[string, unknown]>): Record<string, unknown> {
   const object: Record<string, unknown> = {};
-  for (const [key, value] of entries) setOwn(object, key, value);
+  for (const [key, value] of entries) setField(object, key, value);
   return object;
 }
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { type Crd, isMapSchema, mapValues, type OpenApiSchema, diffSchemas } from "../kube/crd";
-import { joinPath } from "../json";
+import { joinPath, setField, showValue } from "../json";
 import { crdObjectArbitrary } from "./crd-arbitrary";
 import { objectMetadata } from "./object-metadata";
 
@@ -15,8 +15,7 @@ export function crdSamples(crd: Crd, version: string, schema: Crd["versions"][nu
   const envelope = (body: Record<string, unknown>, meta: Record<string, unknown> | undefined) => {
     const object: Record<string, unknown> = { apiVersion: `${crd.group}/${version}`, kind: crd.kind };
     if (meta) object.metadata = meta;
-    for (const key of Object.keys(body))
-      Object.defineProperty(object, key, { value: body[key], enumerable: true, writable: true, configurable: true });
+    for (const key of Object.keys(body)) setField(object, key, body[key]);
     return object;
   };
   const whole = fc
@@ -60,7 +59,7 @@ function enumDifferences(
 ): Array<{ path: string; a: string; b: string }> {
   if (!a || !b) return [];
   const found: Array<{ path: string; a: string; b: string }> = [];
-  const list = (values: unknown[]) => values.map((value) => JSON.stringify(value)).join(", ");
+  const list = (values: unknown[]) => values.map((value) => showValue(value, Number.POSITIVE_INFINITY)).join(", ");
   if (Array.isArray(a.enum) && Array.isArray(b.enum) && list(a.enum) !== list(b.enum))
     found.push({ path: path || "the object", a: list(a.enum), b: list(b.enum) });
   for (const key of Object.keys(a.properties ?? {}))

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { type OpenApiSchema, patternRegExp } from "../kube/crd";
+import { type Bound, countBound, isMultipleOf, type OpenApiSchema, patternRegExp } from "../kube/crd";
 /**
  * Scalar values a CRD's schema allows, for crd-arbitrary.ts: strings within its lengths (in code
  * points, as Go counts them), patterns and formats; integers within its bounds, beyond 2^53 as
@@ -10,8 +10,9 @@ export const INT64_MAX = 2n ** 63n - 1n;
 export const BEYOND_SAFE = 2n ** 53n;
 
 export function stringFor(schema: OpenApiSchema): fc.Arbitrary<string> {
-  const min = schema.minLength ?? 0;
-  const max = Math.max(min, Math.min(schema.maxLength ?? 24, min + 24));
+  const min = countBound(schema.minLength) ?? 0;
+  const maxLength = countBound(schema.maxLength);
+  const max = Math.max(min, Math.min(maxLength ?? 24, min + 24));
   const regex = schema.pattern !== undefined ? patternRegExp(schema.pattern) : undefined;
   const formatted = schema.format ? formatFor(schema.format) : undefined;
   if (!regex && !formatted) {
@@ -22,10 +23,10 @@ export function stringFor(schema: OpenApiSchema): fc.Arbitrary<string> {
       { weight: 6, arbitrary: fc.string({ unit: units().ascii, minLength: min, maxLength: max }) },
       { weight: 2, arbitrary: fc.string({ unit: units().any, minLength: min, maxLength: max }) },
     ];
-    if (schema.maxLength !== undefined && schema.maxLength <= 4096)
+    if (maxLength !== undefined && maxLength <= 4096)
       parts.push({
         weight: 1,
-        arbitrary: fc.string({ unit: units().any, minLength: schema.maxLength, maxLength: schema.maxLength }),
+        arbitrary: fc.string({ unit: units().any, minLength: maxLength, maxLength }),
       });
     return fc.oneof(...parts);
   }
@@ -107,48 +108,54 @@ function formatFor(format: string): fc.Arbitrary<string> | undefined {
 }
 
 export function integerFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> {
-  const low =
-    schema.minimum === undefined
-      ? undefined
-      : schema.exclusiveMinimum
-        ? Math.floor(schema.minimum) + 1
-        : Math.ceil(schema.minimum);
+  // Bounds as exact integers: an int64 bound beyond 2^53 is a bigint, and a double would round it.
+  const low = schema.minimum === undefined ? undefined : integerAbove(schema.minimum, schema.exclusiveMinimum === true);
   const high =
-    schema.maximum === undefined
-      ? undefined
-      : schema.exclusiveMaximum
-        ? Math.ceil(schema.maximum) - 1
-        : Math.floor(schema.maximum);
-  const small = fc.integer({
-    min: Math.max(low ?? -1000, Number.MIN_SAFE_INTEGER),
-    max: Math.min(high ?? 1000, Number.MAX_SAFE_INTEGER),
-  });
-  const parts: Array<fc.WeightedArbitrary<number | bigint>> = [{ weight: 8, arbitrary: small }];
-  if (low === undefined || high === undefined) {
-    // The apiserver holds any int64 (it does not bound format int32 either).
-    const bigMin = low === undefined ? INT64_MIN : BigInt(low);
-    const bigMax = high === undefined ? INT64_MAX : BigInt(high);
-    parts.push({
-      weight: 1,
-      arbitrary: fc.integer({
-        min: Math.max(low ?? Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER),
-        max: Math.min(high ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
-      }),
-    });
-    if (bigMax > BEYOND_SAFE)
-      parts.push({
-        weight: 1,
-        arbitrary: fc.bigInt({ min: bigMin > BEYOND_SAFE ? bigMin : BEYOND_SAFE, max: bigMax }),
-      });
-    if (bigMin < -BEYOND_SAFE)
-      parts.push({
-        weight: 1,
-        arbitrary: fc.bigInt({ min: bigMin, max: bigMax < -BEYOND_SAFE ? bigMax : -BEYOND_SAFE }),
-      });
+    schema.maximum === undefined ? undefined : integerBelow(schema.maximum, schema.exclusiveMaximum === true);
+  // The apiserver holds any int64 (it does not bound format int32 either).
+  const min = low ?? INT64_MIN;
+  const max = high ?? INT64_MAX;
+  if (min > max) return fc.constant(asWebhookInteger(min));
+  // Mostly a window near zero (or the bound nearest it), where converters' arithmetic lives.
+  const clamp = (n: bigint) => (n < min ? min : n > max ? max : n);
+  const nearHigh = clamp(clamp(-1000n) + 2000n);
+  const parts: Array<fc.WeightedArbitrary<number | bigint>> = [
+    { weight: 8, arbitrary: integersBetween(clamp(nearHigh - 2000n), nearHigh) },
+  ];
+  if (low === undefined || high === undefined || min < -BEYOND_SAFE || max > BEYOND_SAFE) {
+    const safeMin = min > -BEYOND_SAFE ? min : -BEYOND_SAFE + 1n;
+    const safeMax = max < BEYOND_SAFE ? max : BEYOND_SAFE - 1n;
+    if (safeMin <= safeMax) parts.push({ weight: 1, arbitrary: integersBetween(safeMin, safeMax) });
+    if (max >= BEYOND_SAFE)
+      parts.push({ weight: 1, arbitrary: fc.bigInt({ min: min > BEYOND_SAFE ? min : BEYOND_SAFE, max }) });
+    if (min <= -BEYOND_SAFE)
+      parts.push({ weight: 1, arbitrary: fc.bigInt({ min, max: max < -BEYOND_SAFE ? max : -BEYOND_SAFE }) });
   }
   const arbitrary = fc.oneof(...parts);
   const step = schema.multipleOf;
-  return step === undefined ? arbitrary : arbitrary.filter((n) => typeof n === "number" && Number.isInteger(n / step));
+  return step === undefined ? arbitrary : arbitrary.filter((n) => isMultipleOf(n, step));
+}
+
+/** Integers from `min` to `max`, as the webhook reads them: numbers where a double holds them, else bigint. */
+function integersBetween(min: bigint, max: bigint): fc.Arbitrary<number | bigint> {
+  if (min > -BEYOND_SAFE && max < BEYOND_SAFE) return fc.integer({ min: Number(min), max: Number(max) });
+  return fc.bigInt({ min, max }).map(asWebhookInteger);
+}
+
+function asWebhookInteger(n: bigint): number | bigint {
+  return n > -BEYOND_SAFE && n < BEYOND_SAFE ? Number(n) : n;
+}
+
+/** The least integer a lower bound allows. */
+function integerAbove(bound: Bound, exclusive: boolean): bigint {
+  if (typeof bound === "bigint") return exclusive ? bound + 1n : bound;
+  return BigInt(exclusive ? Math.floor(bound) + 1 : Math.ceil(bound));
+}
+
+/** The greatest integer an upper bound allows. */
+function integerBelow(bound: Bound, exclusive: boolean): bigint {
+  if (typeof bound === "bigint") return exclusive ? bound - 1n : bound;
+  return BigInt(exclusive ? Math.ceil(bound) - 1 : Math.floor(bound));
 }
 
 export function numberFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> {
@@ -156,8 +163,9 @@ export function numberFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> 
   const max = schema.maximum;
   const double = fc
     .double({
-      min: min ?? -1e9,
-      max: max ?? 1e9,
+      // A bigint bound is beyond 2^53: the double nearest it, within it, bounds the doubles.
+      min: min === undefined ? -1e9 : doubleWithin(min, "up"),
+      max: max === undefined ? 1e9 : doubleWithin(max, "down"),
       noNaN: true,
       noDefaultInfinity: true,
       minExcluded: schema.exclusiveMinimum === true,
@@ -166,9 +174,27 @@ export function numberFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> 
     .map((n) => (Object.is(n, -0) ? 0 : n));
   const arbitrary = fc.oneof({ weight: 3, arbitrary: double }, { weight: 1, arbitrary: integerFor(schema) });
   const step = schema.multipleOf;
-  return step === undefined ? arbitrary : arbitrary.filter((n) => typeof n === "number" && Number.isInteger(n / step));
+  return step === undefined ? arbitrary : arbitrary.filter((n) => isMultipleOf(n, step));
 }
 
-export function withinCount(count: number, min: number | undefined, max: number | undefined): boolean {
+/** The double nearest `bound` on its allowed side: `bound` itself when it is a number. */
+function doubleWithin(bound: Bound, side: "up" | "down"): number {
+  if (typeof bound === "number") return bound;
+  const near = Number(bound);
+  if (side === "up" ? near >= bound : near <= bound) return near;
+  return side === "up" ? nextDouble(near, 1) : nextDouble(near, -1);
+}
+
+/** The next double after `n`, up or down (`n` is finite and far from zero). */
+function nextDouble(n: number, direction: 1 | -1): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, n);
+  const bits = view.getBigUint64(0);
+  // Away from zero when the sign and the direction agree, toward it otherwise.
+  view.setBigUint64(0, n > 0 === direction > 0 ? bits + 1n : bits - 1n);
+  return view.getFloat64(0);
+}
+
+export function withinCount(count: number, min: Bound | undefined, max: Bound | undefined): boolean {
   return (min === undefined || count >= min) && (max === undefined || count <= max);
 }

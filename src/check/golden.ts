@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, extname, join, relative } from "node:path";
 import { jsonDifferences } from "../compare";
+import { showValue } from "../json";
 import { convertObjects, type Registry } from "../conversion";
-import { parseApiVersion } from "../kube";
+import { parseApiVersion, storedForm } from "../kube";
 import { ManifestError, parseManifests } from "../kube/crd";
 
 /**
@@ -102,12 +103,11 @@ export async function checkGolden(registry: Registry, dir: string): Promise<Gold
 
 /** The fields where `received` differs from `expected`, as the apiserver would store them; undefined if none. */
 export function goldenDifference(expected: unknown, received: unknown): string | undefined {
-  const differences = jsonDifferences(stored(expected), stored(received));
+  const differences = jsonDifferences(storedForm(expected), storedForm(received));
   if (differences.length === 0) return undefined;
-  const show = (value: unknown) => (value === undefined ? "missing" : JSON.stringify(value, bigints));
   return differences
     .slice(0, 10)
-    .map((d) => `${d.path}: expected ${show(d.baseline)}, received ${show(d.candidate)}`)
+    .map((d) => `${d.path}: expected ${showValue(d.baseline, 2_000)}, received ${showValue(d.candidate, 2_000)}`)
     .concat(differences.length > 10 ? [`… and ${differences.length - 10} more`] : [])
     .join("; ");
 }
@@ -124,23 +124,6 @@ export async function assertGolden(registry: Registry, dir = "golden"): Promise<
   const report = await checkGolden(registry, dir);
   if (report.cases === 0) throw new Error(`no golden cases under ${dir}: add <case>/<version>.yaml files there`);
   if (report.mismatches.length > 0) throw new Error(report.mismatches.map(formatMismatch).join("\n"));
-}
-
-function stored(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const { metadata, ...rest } = value as Record<string, unknown>;
-  const kept: Record<string, unknown> = {};
-  if (typeof metadata === "object" && metadata !== null) {
-    for (const field of ["labels", "annotations"]) {
-      const map = (metadata as Record<string, unknown>)[field];
-      if (typeof map === "object" && map !== null && Object.keys(map).length > 0) kept[field] = map;
-    }
-  }
-  return { ...rest, metadata: kept };
-}
-
-function bigints(_key: string, value: unknown): unknown {
-  return typeof value === "bigint" ? value.toString() : value;
 }
 
 /** A golden file's text; one that cannot be read names itself as the golden file it is. */

@@ -1,4 +1,6 @@
-import { joinPath, decodeJson, encodeJson } from "../json";
+import { decodeJson, encodeJson, showValue } from "../json";
+import { storedForm } from "../kube";
+import { type JsonDifference, jsonDifferences } from "../compare";
 
 /**
  * What a kind declared equal on a round trip, and what was accepted under it: an empty object or
@@ -12,70 +14,45 @@ export interface Equivalences {
 }
 
 /**
- * Whether an object came back the same from A -> B -> A, as the apiserver would see it, and if
- * not, where it first differs, in words.
+ * Whether an object came back the same from A -> B -> A, as the apiserver would see it (JSON,
+ * integers beyond 2^53 exact, kube's storedForm), and if not, where it first differs, in words.
  */
 export function roundTripDifference(sent: unknown, back: unknown, equivalences: Equivalences = {}): string | undefined {
-  return firstDifference(asStored(sent), asStored(back), "", equivalences);
-}
-
-/**
- * The object as the apiserver stores it: JSON (integers beyond 2^53 exact); empty label and
- * annotation maps the same as none, and missing metadata the same as empty (the apiserver
- * restores an object's metadata after conversion).
- */
-function asStored(object: unknown): unknown {
-  const copy = decodeJson(encodeJson(object)).value;
-  if (typeof copy !== "object" || copy === null || Array.isArray(copy)) return copy;
-  const record = copy as Record<string, unknown>;
-  const metadata = isRecord(record.metadata) ? record.metadata : {};
-  for (const field of ["labels", "annotations"]) {
-    const map = metadata[field];
-    if (isRecord(map) && Object.keys(map).length === 0) delete metadata[field];
-  }
-  record.metadata = metadata;
-  return record;
-}
-
-function firstDifference(a: unknown, b: unknown, path: string, equivalences: Equivalences): string | undefined {
+  const [first] = jsonDifferences(asStored(sent), asStored(back), {
+    limit: 1,
+    // A list item is no field: one lost or added is a difference even if it is `{}` or `[]`.
+    wholeLists: true,
+    accepts: (difference) => acceptedEmpty(difference, equivalences),
+  });
+  if (!first) return undefined;
+  const { path, baseline: a, candidate: b } = first;
   const where = path || "the object";
-  if ((a === undefined && isEmpty(b)) || (b === undefined && isEmpty(a))) {
-    const general = path.replace(/\[\d+\]/g, "[]");
-    const declared = equivalences.emptyIsAbsent;
-    if (declared === true || declared?.includes(general)) {
-      equivalences.accepted?.set(general, (equivalences.accepted.get(general) ?? 0) + 1);
-      return undefined;
-    }
-  }
   if (typeof a !== "object" || a === null || typeof b !== "object" || b === null)
-    return Object.is(a, b) ? undefined : `${where} was ${show(a)}, came back ${show(b)}`;
+    return `${where} was ${show(a)}, came back ${show(b)}`;
   if (Array.isArray(a) !== Array.isArray(b)) return `${where} changed from ${show(a)} to ${show(b)}`;
-  // A list item is no field: one lost or added is a difference even if it is `{}` or `[]`.
-  if (Array.isArray(a) && Array.isArray(b) && a.length !== b.length)
-    return `${where} had ${a.length} items, came back with ${b.length}: ${show(a)} -> ${show(b)}`;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  // Own fields only: a field named __proto__ that is missing must not read as the prototype.
-  const field = (object: object, key: string) =>
-    Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
-  for (const key of keys) {
-    const next = Array.isArray(a) ? `${path}[${key}]` : joinPath(path, key);
-    const found = firstDifference(field(a, key), field(b, key), next, equivalences);
-    if (found) return found;
-  }
-  return undefined;
+  const [had, came] = [a, b] as unknown[][];
+  return `${where} had ${had!.length} items, came back with ${came!.length}: ${show(a)} -> ${show(b)}`;
+}
+
+function asStored(object: unknown): unknown {
+  return storedForm(decodeJson(encodeJson(object)).value);
+}
+
+/** Whether a difference is an empty object or list for an absent field, or the reverse, where the kind declared them equal. */
+function acceptedEmpty({ path, baseline, candidate }: JsonDifference, equivalences: Equivalences): boolean {
+  if (!((baseline === undefined && isEmpty(candidate)) || (candidate === undefined && isEmpty(baseline)))) return false;
+  const general = path.replace(/\[\d+\]/g, "[]");
+  const declared = equivalences.emptyIsAbsent;
+  if (declared !== true && !declared?.includes(general)) return false;
+  equivalences.accepted?.set(general, (equivalences.accepted.get(general) ?? 0) + 1);
+  return true;
 }
 
 /** A value for a message: JSON (integers beyond 2^53 as their digits), clipped, or "missing". */
 export function show(value: unknown): string {
-  if (value === undefined) return "missing";
-  const text = encodeJson(value);
-  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+  return showValue(value, 2_000);
 }
 
 function isEmpty(value: unknown): boolean {
   return typeof value === "object" && value !== null && Object.keys(value).length === 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

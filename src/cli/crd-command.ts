@@ -1,5 +1,5 @@
 import { type Document, parseAllDocuments } from "yaml";
-import { type CrdManifest, readCrd } from "../kube/crd";
+import { type CrdManifest, readCrd, yamlDocumentValue } from "../kube/crd";
 import type { Registry } from "../conversion";
 import { kindForCrd } from "../check";
 import { UsageError } from "./io";
@@ -46,7 +46,7 @@ export function writeConversionStanza(
     if (document.errors.length > 0)
       throw new UsageError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
     if (document.get("kind") !== "CustomResourceDefinition") continue;
-    const crd = readCrd(document.toJS({ maxAliasCount: 1000 }), `${name}: document ${index + 1}`);
+    const crd = readCrd(yamlDocumentValue(document) as Record<string, unknown>, `${name}: document ${index + 1}`);
     crds++;
     update(document, crd, registry, url, notes);
   }

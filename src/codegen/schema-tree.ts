@@ -1,5 +1,5 @@
-import { clip } from "../json";
-import { mapValues, OBJECT_ENVELOPE, type OpenApiSchema, shapeOf } from "../kube/crd";
+import { clip, isJsonObject, setField, showValue } from "../json";
+import { type Bound, mapValues, OBJECT_ENVELOPE, type OpenApiSchema, shapeOf } from "../kube/crd";
 
 /**
  * A CRD schema read for code generation: the structure the generated zod schema checks, and
@@ -76,11 +76,11 @@ function notesOf(schema: OpenApiSchema): string[] {
   if (Array.isArray(schema.enum)) {
     const shown = schema.enum
       .slice(0, 24)
-      .map((value) => JSON.stringify(value))
+      .map((value) => showValue(value, MAX_NOTE))
       .join(", ");
     notes.push(`one of ${shown}${schema.enum.length > 24 ? `, … (${schema.enum.length} values)` : ""}`);
   }
-  if (schema.default !== undefined) notes.push(`default ${clip(JSON.stringify(schema.default) ?? "", MAX_NOTE)}`);
+  if (schema.default !== undefined) notes.push(`default ${showValue(schema.default, MAX_NOTE)}`);
   const length = range(schema.minLength, schema.maxLength);
   if (length) notes.push(`length ${length}`);
   if (schema.pattern !== undefined) notes.push(`pattern ${clip(schema.pattern, MAX_NOTE)}`);
@@ -119,10 +119,19 @@ function notesOf(schema: OpenApiSchema): string[] {
 function constraintText(schema: OpenApiSchema): string {
   const keys = Object.keys(schema).filter((key) => key !== "description");
   if (keys.length === 1 && Array.isArray(schema.required)) return `{required ${schema.required.join(", ")}}`;
-  return JSON.stringify(schema, (key, value: unknown) => (key === "description" ? undefined : value));
+  return showValue(withoutDescriptions(schema), Number.POSITIVE_INFINITY);
 }
 
-function range(min: number | undefined, max: number | undefined): string | undefined {
+/** A schema's JSON without its descriptions, at every depth. */
+function withoutDescriptions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (!isJsonObject(value)) return value;
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) if (key !== "description") setField(kept, key, withoutDescriptions(value[key]));
+  return kept;
+}
+
+function range(min: Bound | undefined, max: Bound | undefined): string | undefined {
   if (min === undefined && max === undefined) return undefined;
   if (min === undefined) return `<= ${max}`;
   if (max === undefined) return `>= ${min}`;

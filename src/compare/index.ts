@@ -1,2 +1,2 @@
-export { jsonDifferences } from "./json-differences";
+export { type DifferenceOptions, type JsonDifference, jsonDifferences } from "./json-differences";
 export { compareVerdicts, type Comparison } from "./compare-verdicts";

@@ -79,7 +79,7 @@ function readMap(metadata: JsonObject, field: "labels" | "annotations", step: st
       value = new ResultWalk(undefined, false).view(value, field);
       if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
     }
-    return new MapRead(Object.keys(value), Object.values(value));
+    return MapRead.of(value);
   } catch (error) {
     throw failure(within(within(error, field), "metadata"), step);
   }

@@ -1,5 +1,5 @@
 import type * as core from "zod/v4/core";
-import { clip, joinPath } from "../json";
+import { joinPath, showValue } from "../json";
 
 /**
  * A zod issue in words a converter author can act on: where, what the schema expected and what
@@ -62,15 +62,9 @@ function receivedText(value: unknown, values: boolean): string {
   return values ? `${type} (${shown(value)})` : type;
 }
 
+/** A value in an issue: shorter than elsewhere, since a list of issues may show several. */
 function shown(value: unknown): string {
-  if (typeof value === "bigint") return `${value}n`;
-  let text: string;
-  try {
-    text = JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) ?? String(value);
-  } catch {
-    text = Object.prototype.toString.call(value);
-  }
-  return clip(text, 80);
+  return showValue(value, 80);
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

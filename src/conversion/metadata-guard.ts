@@ -6,6 +6,7 @@ import {
   isJsonObject,
   type JsonObject,
   jsonTypeName,
+  setField,
 } from "../json";
 import { ConversionFailure } from "./conversion-failure";
 import { annotationsError, labelsError } from "../kube";
@@ -45,11 +46,16 @@ export class MapRead {
     readonly keys: string[],
     readonly values: unknown[],
   ) {}
+
+  /** The one way a map is read: its names and values, each in one call. */
+  static of(map: object): MapRead {
+    return new MapRead(Object.keys(map), Object.values(map));
+  }
 }
 
 /** A converted metadata field as the guard reads it: a map's names and values, read in bulk, or the value as it is. */
 export function readMap(value: unknown): unknown {
-  return isJsonObject(value) ? new MapRead(Object.keys(value), Object.values(value)) : value;
+  return isJsonObject(value) ? MapRead.of(value) : value;
 }
 
 /** `guardMetadata` of labels and annotations already read. */
@@ -94,13 +100,6 @@ function changedMap(field: MutableField, next: unknown, before: unknown): Record
 
 function invalidMetadata(problem: string): never {
   throw new ConversionFailure("invalid-metadata", problem);
-}
-
-/** Sets a field as data: `__proto__` too, which assignment would take for the prototype. */
-function setField(map: Record<string, string>, key: string, value: string): void {
-  if (key === "__proto__")
-    Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-  else map[key] = value;
 }
 
 /** Whether the map of `keys` and `values` holds the same strings under the same keys as `a`. */

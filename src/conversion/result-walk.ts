@@ -1,5 +1,5 @@
 import { isArray, nonFinite, scalar, unboxed } from "./result-view";
-import { type JsonObject, withOwnProtoField } from "../json";
+import { type JsonObject, setField, withOwnProtoField } from "../json";
 import { type Key, Unreadable, unreadable, within } from "./result-problem";
 
 /**
@@ -191,14 +191,14 @@ export class ResultWalk {
           if (typeof view === "object" && view !== null) {
             open.add(item);
             const copy = isArray(view) ? [] : {};
-            put(targets[at]!, key, copy);
+            setField(targets[at]!, key, copy);
             if (this.held && key === "__proto__") this.held.add(copy);
             enter(view, copy);
             continue; // the key stays on the path while its value is copied
           }
           item = view;
         }
-        put(targets[at]!, key, scalar(item, keys === undefined));
+        setField(targets[at]!, key, scalar(item, keys === undefined));
         path.pop();
         raws.pop();
       }
@@ -228,11 +228,4 @@ function throwingKey(source: object): string | undefined {
     // The names themselves cannot be read: the object is where it went wrong.
   }
   return undefined;
-}
-
-/** Sets a key as plain data: `__proto__` too, which assignment would take for the prototype. */
-function put(target: JsonObject | unknown[], key: Key, value: unknown): void {
-  if (key === "__proto__")
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else (target as Record<Key, unknown>)[key] = value;
 }

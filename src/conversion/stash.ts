@@ -1,4 +1,4 @@
-import { decodeJson, encodeJson, utf8Length } from "../json";
+import { decodeJson, encodeJson, isJsonObject, utf8Length } from "../json";
 import { ANNOTATIONS_MAX_BYTES } from "../kube";
 /**
  * Lossless round trips for fields an older version has no place for: on the way down they are
@@ -65,7 +65,7 @@ function readStash(raw: string | undefined, annotation: string): Record<string, 
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isJsonObject(value) ? value : {};
 }
 
 function stringRecord(value: unknown): Record<string, string> {

@@ -1,4 +1,5 @@
 export { clip, quote, REASON_LIMIT } from "./clip";
+export { showValue, SHOWN_LIMIT } from "./show-value";
 export { joinPath } from "./field-path";
 export {
   decodeJson,
@@ -9,7 +10,7 @@ export {
   syntaxErrorMessage,
   type Decoded,
 } from "./codec";
-export { isJsonObject, holdsValue, jsonTypeName, copyJson, goTypeName, type JsonObject } from "./values";
+export { isJsonObject, holdsValue, jsonTypeName, copyJson, goTypeName, setField, type JsonObject } from "./values";
 export { protoKeyValues, mayHoldProtoKey, withOwnProtoField } from "./proto-keys";
 export { scanBody, type BodyShape } from "./body-scan";
 export { exceedsEmbedded, utf8Length } from "./size";

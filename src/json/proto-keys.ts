@@ -8,7 +8,7 @@
  * the test kit generates such fields so that `crdshift check` catches the converter.
  */
 
-import type { JsonObject } from "./values";
+import { type JsonObject, setField } from "./values";
 
 /**
  * `\u` escapes of `_`, `o`, `p`, `r`, `t`: the characters of `__proto__` (JSON's `u` is lower-case
@@ -49,14 +49,7 @@ export function protoKeyValues(value: unknown): Set<object> | undefined {
  */
 export function withOwnProtoField(object: object, prototype: object): JsonObject {
   const restored: JsonObject = { ...object };
-  if (!Object.hasOwn(restored, "__proto__")) {
-    Object.defineProperty(restored, "__proto__", {
-      value: prototype,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
+  if (!Object.hasOwn(restored, "__proto__")) setField(restored, "__proto__", prototype);
   return restored;
 }
 

@@ -54,7 +54,7 @@ function copyShallow<T>(value: T, depth: number): T {
   const out: JsonObject = { ...(value as JsonObject) };
   for (const key of Object.keys(out)) {
     const item = out[key];
-    if (typeof item === "object" && item !== null) setKey(out, key, copyShallow(item, depth + 1));
+    if (typeof item === "object" && item !== null) setField(out, key, copyShallow(item, depth + 1));
   }
   return out as T;
 }
@@ -75,18 +75,22 @@ function copyDeep<T extends object>(root: T): T {
         pending.push([item, copy]);
         item = copy;
       }
-      if (keys) setKey(target as JsonObject, key as string, item);
+      if (keys) setField(target as JsonObject, key as string, item);
       else (target as unknown[])[key as number] = item;
     }
   }
   return top as T;
 }
 
-/** Sets a key as plain data: `__proto__` too, which assignment would take for the prototype. */
-function setKey(target: JsonObject, key: string, value: unknown): void {
+/**
+ * Sets a field as plain data: `__proto__` too, which assignment would take for the prototype.
+ * The one such setter: the engine copies every field of a result through it, so it allocates
+ * nothing and assigns directly every other key.
+ */
+export function setField(target: object, key: string | number, value: unknown): void {
   if (key === "__proto__")
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
+  else (target as Record<string | number, unknown>)[key] = value;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { goTypeName, isJsonObject, type JsonObject, decodeJson } from "../json";
+import { goTypeName, isJsonObject, type JsonObject, decodeJson, showValue } from "../json";
 import { annotationsError, labelsError } from "./labels";
 /**
  * What the kube-apiserver does with a conversion webhook's reply (apiextensions-apiserver
@@ -92,7 +92,8 @@ export function checkReply(sent: SentReview, status: number, body: string, conte
         : `conversion webhook for ${gvk} returned invalid converted object at index ${i}: ${why}`,
     });
     if (!isJsonObject(object) || typeof object.kind !== "string" || object.kind === "") {
-      const why = `Object 'Kind' is missing in '${JSON.stringify(object)}'`;
+      // The object as Go's encoder writes it: int64 as its digits, never clipped.
+      const why = `Object 'Kind' is missing in '${showValue(object, Number.POSITIVE_INFINITY)}'`;
       return single ? { ok: false, error: why } : invalid(why);
     }
     const desired = sent.request.desiredAPIVersion;

@@ -1,6 +1,7 @@
 // zod/mini: the same checks as classic zod at a fifth of the bundle, which cold starts pay for.
 import * as z from "zod/mini";
 import type { Rejection, Result } from "../outcome";
+import { isJsonObject } from "../json";
 import { APIEXTENSIONS_VERSIONS, type ApiextensionsVersion } from "./api-version";
 
 /**
@@ -72,15 +73,11 @@ export function parseReviewWithZod(value: unknown): ReviewParse {
  * property test holds every value it accepts to zod's acceptance of the same value.
  */
 export function plainlyReview(value: unknown): value is ConversionReview {
-  if (!isRecord(value)) return false;
+  if (!isJsonObject(value)) return false;
   const { apiVersion, request } = value;
   if (apiVersion !== REVIEW_API_VERSIONS[0] && apiVersion !== REVIEW_API_VERSIONS[1]) return false;
-  if (value.kind !== "ConversionReview" || !isRecord(request)) return false;
+  if (value.kind !== "ConversionReview" || !isJsonObject(request)) return false;
   return (
     typeof request.uid === "string" && typeof request.desiredAPIVersion === "string" && Array.isArray(request.objects)
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -16,4 +16,26 @@ describe("the notes of a generated schema", () => {
     expect(note).toMatch(/^pattern \^a+\.\.\. \(\d+ more characters\)$/);
     expect(note.length).toBeLessThan(200);
   });
+
+  it("write an int64 bound, enum value or default beyond 2^53 as its exact digits", () => {
+    const limit = {
+      type: "integer",
+      format: "int64",
+      minimum: -9223372036854775808n,
+      maximum: 9223372036854775807n,
+      enum: [9007199254740993n, 1],
+      default: 9007199254740993n,
+      anyOf: [{ maximum: 9223372036854775806n }],
+    };
+    const tree = versionTree({ type: "object", properties: { limit } });
+    const notes = tree.type === "object" ? tree.fields[0]!.node.notes : [];
+    expect(notes).toEqual([
+      "format int64",
+      "one of 9007199254740993, 1",
+      "default 9007199254740993",
+      ">= -9223372036854775808",
+      "<= 9223372036854775807",
+      'anyOf {"maximum":9223372036854775806}',
+    ]);
+  });
 });

@@ -78,8 +78,8 @@ describe("serve(registry, { shadow })", () => {
           .filter((line) => line.includes('"shadow difference"'))
           .map((line) => JSON.parse(line));
         expect(logged.slice(0, 2)).toEqual([
-          expect.objectContaining({ paths: [".port"], object: 0 }),
-          expect.objectContaining({ paths: [".port"], object: 1 }),
+          expect.objectContaining({ paths: ["port"], object: 0 }),
+          expect.objectContaining({ paths: ["port"], object: 1 }),
         ]);
       }
     } finally {

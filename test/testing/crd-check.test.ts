@@ -44,7 +44,7 @@ describe("checkAgainstCrd", () => {
       seed: 1,
     });
     expect(number.failure).toMatch(
-      /^Widget\.example\.com v1: the registry's schema refuses an object the CRD accepts: spec\.bytes: expected number, received bigint \(-?\d{16,}n\)\n/,
+      /^Widget\.example\.com v1: the registry's schema refuses an object the CRD accepts: spec\.bytes: expected number, received bigint \(-?\d{16,}\)\n/,
     );
     expect(number.failure).toMatch(/\n {2}object: \{.*"bytes":-?\d{16,}.*\}\n/);
 

@@ -46,7 +46,7 @@ describe("golden conversions", () => {
     const dir = folder("fail", { "v1.json": object("v1", { size: "3" }), "v2.json": object("v2", { replicas: "3" }) });
     const lossy = kind(({ spec, ...rest }) => ({ ...rest, spec: { replicas: spec?.size === "3" ? "4" : undefined } }));
     await expect(assertGolden(lossy, dir)).rejects.toThrow(
-      'golden boxes/small: v1 -> v2: .spec.replicas: expected "3", received "4"',
+      'golden boxes/small: v1 -> v2: spec.replicas: expected "3", received "4"',
     );
   });
 
@@ -62,8 +62,8 @@ describe("golden conversions", () => {
     expect(out.join("")).toBe("ok: 1 golden case(s), 2 conversion(s) as recorded in golden/\n");
     writeFileSync(join(cwd, "golden/small/v2.json"), object("v2", { replicas: "4" }));
     expect(await checkGoldenFolder(kind(), cwd, io)).toBe(false);
-    expect(err.join("")).toContain('golden small: v1 -> v2: .spec.replicas: expected "4", received "3"');
-    expect(err.join("")).toContain('golden small: v2 -> v1: .spec.size: expected "3", received "4"');
+    expect(err.join("")).toContain('golden small: v1 -> v2: spec.replicas: expected "4", received "3"');
+    expect(err.join("")).toContain('golden small: v2 -> v1: spec.size: expected "3", received "4"');
     // No folder, nothing to say.
     expect(await checkGoldenFolder(kind(), scratch.dir, { out: () => expect.fail(), err: () => expect.fail() })).toBe(
       true,
@@ -95,7 +95,7 @@ describe("golden conversions", () => {
     lines.length = 0;
     expect(await recordGolden(kind(), { cwd: dir, dir: ".", from: "v1" }, io)).toBe(false);
     expect(lines.join("")).toBe(
-      'boxes/small/v2.yaml: differs, not written (add --force to replace it): .spec.replicas: expected "5", received "3"\n',
+      'boxes/small/v2.yaml: differs, not written (add --force to replace it): spec.replicas: expected "5", received "3"\n',
     );
     lines.length = 0;
     expect(await recordGolden(kind(), { cwd: dir, dir: ".", from: "v1", force: true }, io)).toBe(true);

@@ -1,5 +1,6 @@
 import { stringify as losslessStringify } from "lossless-json";
 import type { DiffReport, Outcome } from "./diff-objects";
+import { showValue } from "../../json";
 
 const COLUMNS: Array<[Outcome, string]> = [
   ["same", "same"],
@@ -82,5 +83,8 @@ function table(report: DiffReport): string[] {
 }
 
 function shown(value: unknown): string {
-  return value === undefined ? "missing" : (losslessStringify(value) ?? String(value));
+  return showValue(value, DIFF_VALUE_LIMIT);
 }
+
+/** A differing value in full unless it is a large object: the report stays readable. */
+const DIFF_VALUE_LIMIT = 2_000;

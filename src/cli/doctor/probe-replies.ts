@@ -1,4 +1,5 @@
 import type { ApiserverVerdict } from "../../kube";
+import { showValue } from "../../json";
 import { compareVerdicts } from "../../compare";
 import { type SideResult, type ReviewRequest, redactUrl, reviewRequest } from "../webhook-call";
 import { error, type Finding, warning } from "./finding";
@@ -76,7 +77,5 @@ function differs(message: string): Finding {
 }
 
 function shown(value: unknown): string {
-  return value === undefined
-    ? "missing"
-    : JSON.stringify(value, (_key, item) => (typeof item === "bigint" ? item.toString() : item));
+  return showValue(value);
 }

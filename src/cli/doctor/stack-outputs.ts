@@ -1,3 +1,4 @@
+import { isJsonObject } from "../../json";
 import { UsageError } from "../io";
 
 /**
@@ -43,14 +44,14 @@ export function readStackUrls(text: string, name: string): StackUrls {
 
 /** Each stack's outputs, by key. */
 function stacks(document: unknown): Map<string, unknown>[] {
-  if (!isObject(document)) return [];
+  if (!isJsonObject(document)) return [];
   if (Array.isArray(document.Stacks)) {
     return document.Stacks.map(
       (stack: unknown) =>
         new Map(
-          isObject(stack) && Array.isArray(stack.Outputs)
+          isJsonObject(stack) && Array.isArray(stack.Outputs)
             ? stack.Outputs.flatMap((output: unknown) =>
-                isObject(output) && typeof output.OutputKey === "string"
+                isJsonObject(output) && typeof output.OutputKey === "string"
                   ? [[output.OutputKey, output.OutputValue] as [string, unknown]]
                   : [],
               )
@@ -58,9 +59,5 @@ function stacks(document: unknown): Map<string, unknown>[] {
         ),
     );
   }
-  return Object.values(document).map((stack) => new Map(isObject(stack) ? Object.entries(stack) : []));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return Object.values(document).map((stack) => new Map(isJsonObject(stack) ? Object.entries(stack) : []));
 }

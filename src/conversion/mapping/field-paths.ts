@@ -1,3 +1,5 @@
+import { isJsonObject } from "../../json";
+
 /**
  * Dotted field paths for the mapping helpers (mapping.ts), and copy-on-write edits along them.
  * A path is field names joined by dots; `[]` after a name means "each item of this array":
@@ -23,10 +25,6 @@ export function parsePath(path: string): Segment[] | string {
     for (let i = 0; i < match[2]!.length / 2; i++) segments.push({ each: true });
   }
   return segments;
-}
-
-export function isRecord(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Splits a path at its last `[]`: the array part, and the part inside each item. */
@@ -55,7 +53,7 @@ export function updateAt(value: unknown, segments: Segment[], edit: (found: unkn
     });
     return changed ? items : value;
   }
-  if (!isRecord(value) || !Object.hasOwn(value, head)) return value;
+  if (!isJsonObject(value) || !Object.hasOwn(value, head)) return value;
   const next = updateAt(value[head], rest, edit);
   return next === value[head] ? value : { ...value, [head]: next };
 }
@@ -64,7 +62,7 @@ export function updateAt(value: unknown, segments: Segment[], edit: (found: unkn
 export function getAt(value: unknown, names: string[]): unknown {
   let current = value;
   for (const name of names) {
-    if (!isRecord(current) || !Object.hasOwn(current, name)) return undefined;
+    if (!isJsonObject(current) || !Object.hasOwn(current, name)) return undefined;
     current = current[name];
   }
   return current;
@@ -74,7 +72,7 @@ export function getAt(value: unknown, names: string[]): unknown {
 export function hasAt(value: unknown, names: string[]): boolean {
   let current = value;
   for (const name of names) {
-    if (!isRecord(current) || !Object.hasOwn(current, name)) return false;
+    if (!isJsonObject(current) || !Object.hasOwn(current, name)) return false;
     current = current[name];
   }
   return true;
@@ -91,7 +89,7 @@ export function removeAt(object: Json, names: string[], emptied: "drop" | "keep"
   if (head === undefined || !Object.hasOwn(object, head)) return object;
   const { [head]: child, ...others } = object;
   if (rest.length === 0) return others;
-  if (!isRecord(child)) return object;
+  if (!isJsonObject(child)) return object;
   const next = removeAt(child, rest, emptied);
   if (next === child) return object;
   return Object.keys(next).length === 0 && emptied === "drop" ? others : { ...object, [head]: next };
@@ -103,7 +101,7 @@ export function setAt(object: Json, names: string[], value: unknown): Json {
   if (head === undefined) return object;
   if (rest.length === 0) return { ...object, [head]: value };
   const child = object[head];
-  return { ...object, [head]: setAt(isRecord(child) ? child : {}, rest, value) };
+  return { ...object, [head]: setAt(isJsonObject(child) ? child : {}, rest, value) };
 }
 
 export function formatPath(segments: Segment[]): string {

@@ -1,15 +1,6 @@
+import { isJsonObject } from "../../json";
 import type { ConversionContext } from "../converter";
-import {
-  formatPath,
-  getAt,
-  hasAt,
-  isRecord,
-  removeAt,
-  type Segment,
-  setAt,
-  splitAtItems,
-  updateAt,
-} from "./field-paths";
+import { formatPath, getAt, hasAt, removeAt, type Segment, setAt, splitAtItems, updateAt } from "./field-paths";
 import {
   compileRules,
   type DefaultRule,
@@ -64,7 +55,7 @@ export function mapping<const From extends MappedVersion, const To extends Mappe
 type Json = Record<string, unknown>;
 
 function convert(object: unknown, plan: MappingPlan, direction: "up" | "down"): unknown {
-  if (!isRecord(object)) return object;
+  if (!isJsonObject(object)) return object;
   const up = direction === "up";
   // The fields the target lacks leave first (to the stash), the ones only it has arrive last.
   const [leaving, arriving] = up ? [plan.onlyA, plan.onlyB] : [plan.onlyB, plan.onlyA];
@@ -92,7 +83,7 @@ function moveAll(object: Json, renames: Rename[]): Json {
   let out: unknown = object;
   for (const { items, moves } of ordered) {
     out = updateAt(out, items, (item) => {
-      if (!isRecord(item)) return item;
+      if (!isJsonObject(item)) return item;
       // Read every source before writing any target, so that two fields can trade places.
       const found = moves
         .filter(({ from }) => hasAt(item, from))
@@ -119,14 +110,14 @@ function translate(object: Json, rule: EnumRule, up: boolean): Json {
 function take(object: Json, rule: DefaultRule, stash: Json): Json {
   if (rule.items.length > 0) {
     return updateAt(object, rule.items, (item) =>
-      isRecord(item) ? removeAt(item, rule.inside, "keep") : item,
+      isJsonObject(item) ? removeAt(item, rule.inside, "keep") : item,
     ) as Json;
   }
   const present = hasAt(object, rule.inside);
   const value = getAt(object, rule.inside);
   // Its absence needs keeping only where the way back would set the default: inside an object
   // that is there.
-  const around = rule.inside.length === 1 || isRecord(getAt(object, rule.inside.slice(0, -1)));
+  const around = rule.inside.length === 1 || isJsonObject(getAt(object, rule.inside.slice(0, -1)));
   if (rule.stash && (present ? !sameJson(value, rule.value) : around)) stash[rule.key] = present ? { value } : {};
   return present ? removeAt(object, rule.inside, "keep") : object;
 }
@@ -144,7 +135,7 @@ function give(object: Json, rules: DefaultRule[]): Json {
   }
   for (const rule of rules) {
     const stashed = kept[rule.key];
-    if (rule.stash && isRecord(stashed)) {
+    if (rule.stash && isJsonObject(stashed)) {
       // Stashed: the value it had, or its absence.
       if (Object.hasOwn(stashed, "value")) out = setAt(out, rule.inside, stashed.value);
       continue;
@@ -153,7 +144,9 @@ function give(object: Json, rules: DefaultRule[]): Json {
     const field = rule.inside.at(-1)!;
     const parent = [...rule.items, ...rule.inside.slice(0, -1)];
     out = updateAt(out, parent, (around) =>
-      isRecord(around) && !Object.hasOwn(around, field) ? { ...around, [field]: structuredClone(rule.value) } : around,
+      isJsonObject(around) && !Object.hasOwn(around, field)
+        ? { ...around, [field]: structuredClone(rule.value) }
+        : around,
     ) as Json;
   }
   return out;
@@ -161,13 +154,17 @@ function give(object: Json, rules: DefaultRule[]): Json {
 
 function hasStash(object: Json): boolean {
   const metadata = object.metadata;
-  return isRecord(metadata) && isRecord(metadata.annotations) && Object.hasOwn(metadata.annotations, STASH_ANNOTATION);
+  return (
+    isJsonObject(metadata) &&
+    isJsonObject(metadata.annotations) &&
+    Object.hasOwn(metadata.annotations, STASH_ANNOTATION)
+  );
 }
 
 function sameJson(x: unknown, y: unknown): boolean {
   if (x === y) return true;
   if (Array.isArray(x) && Array.isArray(y)) return x.length === y.length && x.every((item, i) => sameJson(item, y[i]));
-  if (isRecord(x) && isRecord(y)) {
+  if (isJsonObject(x) && isJsonObject(y)) {
     const keys = Object.keys(x);
     return (
       keys.length === Object.keys(y).length && keys.every((key) => Object.hasOwn(y, key) && sameJson(x[key], y[key]))

@@ -1,5 +1,6 @@
-import { parseAllDocuments } from "yaml";
+import { isJsonObject } from "../../json";
 import { APIEXTENSIONS_VERSIONS, type ApiextensionsVersion, isApiextensionsVersion } from "../api-version";
+import { ManifestError, manifestDocuments } from "./manifests";
 import type { OpenApiSchema } from "./schema";
 
 /**
@@ -47,12 +48,12 @@ export class CrdReadError extends Error {
  * is an error, named after `file`.
  */
 export function readCrds(text: string, file: string): Crd[] {
-  const documents = parseAllDocuments(text);
-  const values: unknown[] = [];
-  for (const [index, document] of (Array.isArray(documents) ? documents : [documents]).entries()) {
-    if (document.errors.length > 0)
-      throw new CrdReadError(`${file}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
-    values.push(document.toJS({ maxAliasCount: 1000 }));
+  let values: unknown[];
+  try {
+    // The reader of every manifest: an int64 bound stays exact, as the webhook would read it.
+    values = manifestDocuments(text, file);
+  } catch (error) {
+    throw error instanceof ManifestError ? new CrdReadError(error.message) : error;
   }
   const crds = crdsIn(values, file);
   if (crds.length === 0) throw new CrdReadError(`${file}: no CustomResourceDefinition in it`);
@@ -67,9 +68,9 @@ export function readCrds(text: string, file: string): Crd[] {
 export function crdsIn(documents: readonly unknown[], file: string): CrdManifest[] {
   const crds: CrdManifest[] = [];
   for (const [index, value] of documents.entries()) {
-    const items = isRecord(value) && Array.isArray(value.items) ? value.items : [value];
+    const items = isJsonObject(value) && Array.isArray(value.items) ? value.items : [value];
     for (const item of items) {
-      if (!isRecord(item) || item.kind !== "CustomResourceDefinition") continue;
+      if (!isJsonObject(item) || item.kind !== "CustomResourceDefinition") continue;
       crds.push(readCrd(item, `${file}: document ${index + 1}`));
     }
   }
@@ -94,8 +95,8 @@ export function readCrd(document: Record<string, unknown>, where: string): CrdMa
     throw new CrdReadError(`${where} (${name}): spec.group, spec.names.kind and spec.names.plural are required`);
   }
   // v1beta1 CRDs may give one schema for every version (spec.validation) and a lone spec.version.
-  const shared = isRecord(spec.validation) ? schemaOf(spec.validation) : undefined;
-  const listed = Array.isArray(spec.versions) ? spec.versions.filter(isRecord) : [];
+  const shared = isJsonObject(spec.validation) ? schemaOf(spec.validation) : undefined;
+  const listed = Array.isArray(spec.versions) ? spec.versions.filter(isJsonObject) : [];
   const versions: CrdVersion[] =
     listed.length > 0
       ? listed.map((version) => ({
@@ -105,7 +106,7 @@ export function readCrd(document: Record<string, unknown>, where: string): CrdMa
           // version that leaves `served` out is not served.
           served: version.served === true,
           storage: version.storage === true,
-          schema: (isRecord(version.schema) ? schemaOf(version.schema) : undefined) ?? shared,
+          schema: (isJsonObject(version.schema) ? schemaOf(version.schema) : undefined) ?? shared,
         }))
       : typeof spec.version === "string"
         ? // v1beta1's defaulting (defaults.go): a lone spec.version is served and stored.
@@ -127,13 +128,9 @@ export function readCrd(document: Record<string, unknown>, where: string): CrdMa
 }
 
 function schemaOf(holder: Record<string, unknown>): OpenApiSchema | undefined {
-  return isRecord(holder.openAPIV3Schema) ? (holder.openAPIV3Schema as OpenApiSchema) : undefined;
+  return isJsonObject(holder.openAPIV3Schema) ? (holder.openAPIV3Schema as OpenApiSchema) : undefined;
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return isRecord(value) ? value : {};
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return isJsonObject(value) ? value : {};
 }

@@ -1,7 +1,16 @@
-export { isMapSchema, mapValues, keepsUnknownFields, OBJECT_ENVELOPE, shapeOf, type OpenApiSchema } from "./schema";
-export { canonicalJson, itemIdentity, matchesSchema, firstViolation, patternRegExp } from "./value-check";
-export { setOwn, pruneLikeApiserver } from "./prune";
+export {
+  type Bound,
+  countBound,
+  isMapSchema,
+  mapValues,
+  keepsUnknownFields,
+  OBJECT_ENVELOPE,
+  shapeOf,
+  type OpenApiSchema,
+} from "./schema";
+export { canonicalJson, itemIdentity, matchesSchema, firstViolation, isMultipleOf, patternRegExp } from "./value-check";
+export { pruneLikeApiserver } from "./prune";
 export { celRules } from "./cel-rules";
+export { ManifestError, parseManifests, yamlDocumentValue } from "./manifests";
 export { readCrds, readCrd, CrdReadError, crdsIn, type Crd, type CrdManifest, type CrdVersion } from "./crd-document";
 export { diffSchemas, isSameStructure, type SchemaDiff } from "./schema-diff";
-export { ManifestError, parseManifests } from "./manifests";

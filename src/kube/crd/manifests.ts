@@ -1,4 +1,4 @@
-import { parseAllDocuments } from "yaml";
+import { type Document, parseAllDocuments } from "yaml";
 import { decodeJson } from "../../json";
 
 /** A manifest that cannot be read: the file's name and what is wrong, in one line. */
@@ -8,6 +8,15 @@ export class ManifestError extends Error {
 
 /** Every document of a JSON or (multi-document) YAML text; empty documents are skipped. */
 export function parseManifests(text: string, name: string): unknown[] {
+  return manifestDocuments(text, name).filter((value) => value !== null && value !== undefined);
+}
+
+/**
+ * Every document of a JSON or (multi-document) YAML text, an empty one as null, so that the
+ * index of each is the one a message names (`document 2`). The one reader of manifests: objects
+ * and CRDs alike, so that a CRD's int64 bound reads the same to every command.
+ */
+export function manifestDocuments(text: string, name: string): unknown[] {
   const trimmed = text.trimStart();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {
@@ -22,16 +31,20 @@ export function parseManifests(text: string, name: string): unknown[] {
   for (const [index, document] of (Array.isArray(documents) ? documents : [documents]).entries()) {
     if (document.errors.length > 0)
       throw new ManifestError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
-    const value = document.toJS({ reviver: asWebhookNumber });
-    if (value !== null && value !== undefined) values.push(value);
+    values.push(yamlDocumentValue(document));
   }
   return values;
 }
 
 /**
- * YAML integers are read exactly (as bigint), then made what the webhook's JSON reader makes
- * them: numbers where a double holds them exactly, bigint beyond ±2^53.
+ * A YAML document parsed with `intAsBigInt` as the webhook would read it as JSON: integers
+ * numbers where a double holds them exactly, bigint beyond ±2^53 (never rounded).
  */
+export function yamlDocumentValue(document: Document): unknown {
+  // Aliases are expanded: a bound on them keeps a small file from growing without end.
+  return document.toJS({ reviver: asWebhookNumber, maxAliasCount: 1000 });
+}
+
 function asWebhookNumber(_key: unknown, value: unknown): unknown {
   return typeof value === "bigint" && value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value;
 }

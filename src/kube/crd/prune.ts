@@ -1,3 +1,4 @@
+import { setField } from "../../json";
 import { keepsUnknownFields, mapValues, OBJECT_ENVELOPE, type OpenApiSchema } from "./schema";
 
 /**
@@ -28,21 +29,16 @@ function prune(value: unknown, schema: OpenApiSchema, envelope: boolean): unknow
   for (const key of Object.keys(object)) {
     const field = object[key];
     if (envelope && (OBJECT_ENVELOPE as readonly string[]).includes(key)) {
-      setOwn(out, key, field);
+      setField(out, key, field);
       continue;
     }
     const fieldSchema = properties?.[key] !== undefined && Object.hasOwn(properties, key) ? properties[key] : values;
     if (fieldSchema === undefined) {
-      if (keepUnknown) setOwn(out, key, field);
+      if (keepUnknown) setField(out, key, field);
       continue;
     }
     if (field === null && !fieldSchema.nullable) continue;
-    setOwn(out, key, prune(field, fieldSchema, fieldSchema["x-kubernetes-embedded-resource"] === true));
+    setField(out, key, prune(field, fieldSchema, fieldSchema["x-kubernetes-embedded-resource"] === true));
   }
   return out;
-}
-
-/** Sets a key as plain data: an assignment to `__proto__` would change the prototype instead. */
-export function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -16,19 +16,19 @@ export interface OpenApiSchema {
   nullable?: boolean;
   default?: unknown;
   pattern?: string;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
+  minLength?: Bound;
+  maxLength?: Bound;
+  minimum?: Bound;
+  maximum?: Bound;
   /** OpenAPI 3.0: a flag on `minimum`/`maximum`, not a bound of its own. */
   exclusiveMinimum?: boolean;
   exclusiveMaximum?: boolean;
-  multipleOf?: number;
-  minItems?: number;
-  maxItems?: number;
+  multipleOf?: Bound;
+  minItems?: Bound;
+  maxItems?: Bound;
   uniqueItems?: boolean;
-  minProperties?: number;
-  maxProperties?: number;
+  minProperties?: Bound;
+  maxProperties?: Bound;
   anyOf?: OpenApiSchema[];
   oneOf?: OpenApiSchema[];
   allOf?: OpenApiSchema[];
@@ -40,6 +40,18 @@ export interface OpenApiSchema {
   "x-kubernetes-list-map-keys"?: string[];
   "x-kubernetes-map-type"?: string;
   "x-kubernetes-validations"?: CelRule[];
+}
+
+/**
+ * A number in a schema, read as the webhook reads JSON: a number where a double holds it
+ * exactly, a bigint beyond ±2^53 (an int64 bound such as 9223372036854775807, which a double
+ * would round up past the largest int64).
+ */
+export type Bound = number | bigint;
+
+/** A count bound (a length, items, entries) as a number: one beyond 2^53 bounds nothing that fits in memory. */
+export function countBound(bound: Bound | undefined): number | undefined {
+  return typeof bound === "bigint" ? Number(bound) : bound;
 }
 
 export interface CelRule {

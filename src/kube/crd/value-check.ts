@@ -1,6 +1,6 @@
-import { clip, joinPath } from "../../json";
+import { joinPath, showValue } from "../../json";
 import { formatProblem } from "./formats";
-import { mapValues, type OpenApiSchema } from "./schema";
+import { type Bound, mapValues, type OpenApiSchema } from "./schema";
 
 /**
  * Whether a value passes a CRD schema's OpenAPI checks as the apiserver runs them on writes:
@@ -28,9 +28,9 @@ export function firstViolation(
   const at = path || "the object";
   if (value === null) return schema.nullable ? undefined : `${at}: null, in a field that is not nullable`;
   const typeError = checkType(value, schema);
-  if (typeError) return `${at}: expected ${typeError}, received ${shown(value)}`;
+  if (typeError) return `${at}: expected ${typeError}, received ${showValue(value)}`;
   if (Array.isArray(schema.enum) && !schema.enum.some((option) => sameJson(option, value)))
-    return `${at}: ${shown(value)} is not one of the enum values ${shown(schema.enum)}`;
+    return `${at}: ${showValue(value)} is not one of the enum values ${showValue(schema.enum)}`;
   const own = checkOwn(value, schema, path, options);
   if (own) return own;
   for (const sub of schema.allOf ?? []) {
@@ -38,18 +38,18 @@ export function firstViolation(
     if (failed) return failed;
   }
   if (schema.anyOf && !schema["x-kubernetes-int-or-string"] && !schema.anyOf.some((sub) => matchesSchema(value, sub)))
-    return `${at}: ${shown(value)} matches none of anyOf`;
+    return `${at}: ${showValue(value)} matches none of anyOf`;
   if (schema.anyOf && schema["x-kubernetes-int-or-string"]) {
     // The marker's anyOf is [integer, string]; other alternatives (rare) still count.
     const rest = schema.anyOf.filter(
       (sub) => !(Object.keys(sub).length === 1 && (sub.type === "integer" || sub.type === "string")),
     );
     if (rest.length > 0 && !rest.some((sub) => matchesSchema(value, sub)))
-      return `${at}: ${shown(value)} matches none of anyOf`;
+      return `${at}: ${showValue(value)} matches none of anyOf`;
   }
   if (schema.oneOf && schema.oneOf.filter((sub) => matchesSchema(value, sub)).length !== 1)
-    return `${at}: ${shown(value)} does not match exactly one of oneOf`;
-  if (schema.not && matchesSchema(value, schema.not)) return `${at}: ${shown(value)} matches the schema under not`;
+    return `${at}: ${showValue(value)} does not match exactly one of oneOf`;
+  if (schema.not && matchesSchema(value, schema.not)) return `${at}: ${showValue(value)} matches the schema under not`;
   return undefined;
 }
 
@@ -88,24 +88,26 @@ function checkOwn(value: unknown, schema: OpenApiSchema, path: string, options: 
   if (typeof value === "string") {
     const length = [...value].length;
     if (schema.minLength !== undefined && length < schema.minLength)
-      return `${at}: ${shown(value)} is shorter than minLength ${schema.minLength}`;
+      return `${at}: ${showValue(value)} is shorter than minLength ${schema.minLength}`;
     if (schema.maxLength !== undefined && length > schema.maxLength)
-      return `${at}: ${shown(value)} is longer than maxLength ${schema.maxLength}`;
+      return `${at}: ${showValue(value)} is longer than maxLength ${schema.maxLength}`;
     if (schema.pattern !== undefined) {
       const regex = patternRegExp(schema.pattern);
-      if (regex && !regex.test(value)) return `${at}: ${shown(value)} does not match the pattern ${schema.pattern}`;
+      if (regex && !regex.test(value)) return `${at}: ${showValue(value)} does not match the pattern ${schema.pattern}`;
     }
     const badFormat = schema.format === undefined ? undefined : formatProblem(schema.format, value);
-    if (badFormat) return `${at}: ${shown(value)} ${badFormat}`;
+    if (badFormat) return `${at}: ${showValue(value)} ${badFormat}`;
   }
   if (typeof value === "number" || typeof value === "bigint") {
-    const n = Number(value);
-    if (schema.minimum !== undefined && (schema.exclusiveMinimum ? n <= schema.minimum : n < schema.minimum))
-      return `${at}: ${shown(value)} is below the minimum ${schema.minimum}${schema.exclusiveMinimum ? " (exclusive)" : ""}`;
-    if (schema.maximum !== undefined && (schema.exclusiveMaximum ? n >= schema.maximum : n > schema.maximum))
-      return `${at}: ${shown(value)} is above the maximum ${schema.maximum}${schema.exclusiveMaximum ? " (exclusive)" : ""}`;
-    if (schema.multipleOf !== undefined && typeof value === "number" && !Number.isInteger(value / schema.multipleOf))
-      return `${at}: ${shown(value)} is not a multiple of ${schema.multipleOf}`;
+    // Compared as they are: `<` between a bigint and a number compares their exact values, so
+    // an int64 bound (a bigint beyond 2^53) is held exactly, not rounded to a double.
+    const { minimum, maximum } = schema;
+    if (minimum !== undefined && (schema.exclusiveMinimum ? value <= minimum : value < minimum))
+      return `${at}: ${showValue(value)} is below the minimum ${minimum}${schema.exclusiveMinimum ? " (exclusive)" : ""}`;
+    if (maximum !== undefined && (schema.exclusiveMaximum ? value >= maximum : value > maximum))
+      return `${at}: ${showValue(value)} is above the maximum ${maximum}${schema.exclusiveMaximum ? " (exclusive)" : ""}`;
+    if (schema.multipleOf !== undefined && !isMultipleOf(value, schema.multipleOf))
+      return `${at}: ${showValue(value)} is not a multiple of ${schema.multipleOf}`;
   }
   if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems)
@@ -115,7 +117,7 @@ function checkOwn(value: unknown, schema: OpenApiSchema, path: string, options: 
     const identity = itemIdentity(schema);
     if (identity) {
       const seen = new Set(value.map(identity));
-      if (seen.size !== value.length) return `${at}: ${shown(value)} has duplicate items${duplicateWhy(schema)}`;
+      if (seen.size !== value.length) return `${at}: ${showValue(value)} has duplicate items${duplicateWhy(schema)}`;
     }
     if (schema.items) {
       for (const [index, item] of value.entries()) {
@@ -186,16 +188,13 @@ function duplicateWhy(schema: OpenApiSchema): string {
   return schema["x-kubernetes-list-type"] === "set" ? " (list-type set)" : " (uniqueItems)";
 }
 
-/** A value in a violation: JSON (integers beyond 2^53 as digits), clipped. */
-function shown(value: unknown): string {
-  const text =
-    typeof value === "bigint"
-      ? value.toString()
-      : (JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) ?? String(value));
-  return clip(text, 120);
+/** Whether `value` is a whole multiple of `step`: exactly for integers (bigint ones too), else as doubles. */
+export function isMultipleOf(value: number | bigint, step: Bound): boolean {
+  if (isInteger(value) && isInteger(step) && Number(step) !== 0) return BigInt(value) % BigInt(step) === 0n;
+  return Number.isInteger(Number(value) / Number(step));
 }
 
-function isInteger(value: unknown): boolean {
+function isInteger(value: unknown): value is number | bigint {
   return typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value));
 }
 

@@ -53,7 +53,7 @@ const list = JSON.stringify({
 });
 
 describe("crdshift diff between two registries", () => {
-  it("a copy whose v1beta1 -> v1 converter drops port: exit 1, .port named for the objects it touches, nothing else", async () => {
+  it("a copy whose v1beta1 -> v1 converter drops port: exit 1, port named for the objects it touches, nothing else", async () => {
     const { code, stdout } = await run(["-f", "-", "--against", DROPS_PORT, "-o", "json"], list);
     expect(code).toBe(1);
     const report = JSON.parse(stdout);
@@ -61,8 +61,8 @@ describe("crdshift diff between two registries", () => {
       o.versions.filter((v: any) => v.outcome !== "same").map((v: any) => [o.name, v.to, v.outcome, v.differences]),
     );
     expect(changed).toEqual([
-      ["default/beta", "v1", "different", [{ path: ".port", candidate: "1234" }]],
-      ["default/alpha", "v1", "different", [{ path: ".port", candidate: "2345" }]],
+      ["default/beta", "v1", "different", [{ path: "port", candidate: "1234" }]],
+      ["default/alpha", "v1", "different", [{ path: "port", candidate: "2345" }]],
     ]);
     expect(report.changed).toBe(2);
     expect(report.skipped).toEqual([
@@ -81,7 +81,7 @@ describe("crdshift diff between two registries", () => {
     const { code, stdout } = await run(["-f", "-", "--registry", DROPS_PORT, "--against", "examples/index.ts"], list);
     expect(code).toBe(1);
     expect(stdout).toContain(
-      'default/beta (CronTab.example.com example.com/v1beta1, document 1, item 0)\n  v1: different\n    .port: baseline "1234", candidate missing\n  v1alpha1: same\n',
+      'default/beta (CronTab.example.com example.com/v1beta1, document 1, item 0)\n  v1: different\n    port: baseline "1234", candidate missing\n  v1alpha1: same\n',
     );
     expect(stdout).toContain(
       "default/split (CronTab.example.com example.com/v1, document 1, item 2): same in v1beta1, v1alpha1\n",
@@ -153,7 +153,7 @@ describe("crdshift diff against a running server", () => {
   });
   afterAll(() => server.close());
 
-  it("recorded ConversionReview requests: the examples' server against the examples is the same, against the copy it is .port", async () => {
+  it("recorded ConversionReview requests: the examples' server against the examples is the same, against the copy it is port", async () => {
     const request = readFileSync(`${root}examples/requests/docs-v1.json`, "utf8");
     const same = await run(["-f", "-", "--against", `${server.origin}/convert`, "--allow-http"], request);
     expect(same.stdout).toMatch(/crdshift diff: no change in 4 conversions of 2 objects\n$/);
@@ -166,8 +166,8 @@ describe("crdshift diff against a running server", () => {
     const report = JSON.parse(changed.stdout);
     expect(report.baseline).toBe(`${server.origin}/convert`);
     expect(report.objects.map((o: any) => o.versions.find((v: any) => v.to === "v1").differences)).toEqual([
-      [{ path: ".port", baseline: "1234" }],
-      [{ path: ".port", baseline: "2345" }],
+      [{ path: "port", baseline: "1234" }],
+      [{ path: "port", baseline: "2345" }],
     ]);
   });
 
@@ -271,7 +271,7 @@ describe("crdshift diff against a running server", () => {
       });
       expect(report.objects.map((o) => o.versions[0])).toEqual([
         { to: "v2", outcome: "same" },
-        { to: "v2", outcome: "different", differences: [{ path: ".metadata.labels", candidate: { drop: "yes" } }] },
+        { to: "v2", outcome: "different", differences: [{ path: "metadata.labels", candidate: { drop: "yes" } }] },
         { to: "v2", outcome: "same" },
       ]);
     } finally {
