@@ -104,7 +104,8 @@ export function createWebhook(options: AppOptions): Webhook {
     };
     const refusal = admit(head);
     if (refusal) return refuse(c, report.refuse(refusal));
-    const answer = review(platformDeadline?.(c));
+    // The budget runs from here, before the body is read.
+    const arrival = { at: now(), platformDeadline: platformDeadline?.(c) };
     const length = declaredLength(head);
     // Counted from the declared length, or from nothing up as a body without one streams in.
     let lease = inFlight.tryReserve(length ?? 0);
@@ -130,7 +131,7 @@ export function createWebhook(options: AppOptions): Webhook {
           return send(c, report.unreadable(error));
         }
       }
-      return send(c, await answer(body));
+      return send(c, await review(body, arrival));
     } finally {
       lease.release();
     }
