@@ -62,7 +62,7 @@ async function untilShadowed(send: () => Promise<unknown>, captured: { lines: st
 afterEach(() => vi.restoreAllMocks());
 
 describe("serve(registry, { shadow })", () => {
-  it("shadows the reviews its own route answers and those the app answers, with EMF metrics", async () => {
+  it("shadows reviews with a declared length and chunked ones, with EMF metrics", async () => {
     const captured = stdoutLines();
     const env = { CRDSHIFT_SHADOW_SAMPLE: "1", CRDSHIFT_METRICS: "emf" };
     const server = serve(registry, { ...quiet, env, shadow: dropsPort });
