@@ -3,7 +3,7 @@ import { createApp, createJsonLogger, readConfig, silentLogger } from "crdshift"
 import { registry } from "../examples";
 
 // crdshift's Hono app alone on @hono/node-server (log lines written straight to stdout): what
-// `serve()` from crdshift/node answers everything with but the reviews it takes on its own route.
+// `serve()` from crdshift/node answers every request with, without its start-up and metrics.
 // One switch for the profile: BENCH_LOG=off drops the log lines, to measure what they cost over
 // HTTP (CRDSHIFT_LOG_REVIEWS=all writes one per review).
 const log =

@@ -79,7 +79,7 @@ function partOf(url: string, functionName: string, source: string): Part | undef
   if (
     source === "src/server/app.ts" ||
     source.startsWith("src/server/") ||
-    source === "src/platforms/node/node-review-route.ts" ||
+    source === "src/platforms/node/node-server.ts" ||
     source === "src/conversion/review-summary.ts"
   )
     return PARTS[6];

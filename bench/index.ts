@@ -35,7 +35,7 @@ progress(`crdshift bench on ${machine}`);
 
 if (wants("http")) {
   progress("http: crdshift's Node server vs the naive node:http webhook, alternating runs ...");
-  // The 1-object figure has the target: most of the time goes to it.
+  // The 1-object figure, a read's, gets most of the time.
   const http = [
     ...(await benchHttp({ sizes: [1], rounds: quick ? 3 : 5, seconds: quick ? 2 : 3, connections: 10 })),
     ...(quick ? [] : await benchHttp({ sizes: [100], rounds: 3, seconds: 2, connections: 10 })),
@@ -43,11 +43,12 @@ if (wants("http")) {
   report.http = http;
   for (const r of http) {
     const clean = r.crdshift.errors === 0 && r.naive.errors === 0;
+    // A reported figure: the Node server takes the one request path of every platform, not a faster one.
     rows.push({
       measure: `HTTP req/s, ${r.objects}-object reviews, ${r.connections} connections: crdshift / naive webhook`,
       figure: `${count(r.crdshift.rps)} / ${count(r.naive.rps)} = ${times(r.ratio)}${clean ? "" : `, ${r.crdshift.errors} errors`}`,
-      target: r.objects === 1 ? "≥ 0.9×" : "",
-      ...(r.objects === 1 ? { ok: r.ratio >= 0.9 && clean } : clean ? {} : { ok: false }),
+      target: "",
+      ...(clean ? {} : { ok: false }),
     });
     rows.push({
       measure: `HTTP server CPU per request, ${r.objects}-object reviews: crdshift / naive webhook`,

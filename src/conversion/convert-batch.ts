@@ -1,6 +1,6 @@
 import { quote, isJsonObject, type JsonObject } from "../json";
 import type { Failure, Result } from "../outcome";
-import { type GroupVersion, parseApiVersion } from "../kube";
+import { parseApiVersion } from "../kube";
 import type { Registry } from "./registry";
 import { ConversionFailure } from "./conversion-failure";
 import { finishObject, type KindMemo, startObject } from "./convert-object";
@@ -31,7 +31,8 @@ export type BatchResult = Result<{ objects: JsonObject[] }, BatchFailure>;
 /**
  * Converts every object of a review to `desiredAPIVersion`, each on its own, order kept.
  * All or nothing: the first failure fails the batch, with a message naming the object, its
- * versions and the cause (the apiserver shows it to users verbatim).
+ * versions and the cause (the apiserver shows it to users verbatim). Each object: the deadline,
+ * then that it is an object, then its conversion.
  */
 export async function convertObjects(
   registry: Registry,
@@ -39,20 +40,6 @@ export async function convertObjects(
   objects: readonly unknown[],
   options: BatchOptions = {},
 ): Promise<BatchResult> {
-  return convertEach(registry, desiredAPIVersion, objects, options);
-}
-
-/**
- * `convertObjects`, answered synchronously while every converter is: a promise per review
- * would cost more than a typical converter. Only when a converter returns a promise does the
- * rest of the batch continue after it, with the same checks in the same order.
- */
-export function convertEach(
-  registry: Registry,
-  desiredAPIVersion: string,
-  objects: readonly unknown[],
-  options: BatchOptions = {},
-): BatchResult | Promise<BatchResult> {
   const desired = parseApiVersion(desiredAPIVersion);
   if (!desired) {
     return {
@@ -61,65 +48,23 @@ export function convertEach(
       message: `desiredAPIVersion ${quote(desiredAPIVersion)} is not of the form group/version`,
     };
   }
-  const batch: Batch = {
-    registry,
-    desired,
-    desiredAPIVersion,
-    objects,
-    budget: options.budget,
-    mayHoldProtoKeys: options.mayHoldProtoKeys ?? true,
-    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
-    kinds: {},
-    converted: new Array(objects.length),
-  };
-  const outcome = convertFrom(0, batch);
-  return outcome instanceof Waiting ? finishAsync(outcome, batch) : outcome;
-}
-
-/** One batch's inputs, and its results so far. */
-interface Batch {
-  registry: Registry;
-  desired: GroupVersion;
-  desiredAPIVersion: string;
-  objects: readonly unknown[];
-  budget: TimeBudget | undefined;
-  mayHoldProtoKeys: boolean;
-  maxDepth: number;
-  kinds: KindMemo;
-  converted: JsonObject[];
-}
-
-/** An object whose converter returned a promise: where the batch waits. */
-class Waiting {
-  constructor(
-    readonly index: number,
-    readonly started: Promise<JsonObject>,
-  ) {}
-}
-
-/**
- * Converts the objects from `first` on, until one fails, all are done, or one's converter
- * returns a promise. Each object: the deadline, then that it is an object, then its conversion.
- */
-function convertFrom(first: number, batch: Batch): BatchResult | Waiting {
-  const { objects, converted, budget } = batch;
-  for (let index = first; index < objects.length; index++) {
+  const { budget } = options;
+  const batch: Batch = { objects, desiredAPIVersion, budget };
+  const mayHoldProtoKeys = options.mayHoldProtoKeys ?? true;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const kinds: KindMemo = {};
+  const converted: JsonObject[] = new Array(objects.length);
+  for (let index = 0; index < objects.length; index++) {
     if (pastDeadline(budget)) return budgetExceeded(index, batch);
     const object = objects[index];
     if (!isJsonObject(object)) {
       return { ok: false, cause: "invalid-object", index, message: notAnObjectMessage(index, object) };
     }
     try {
-      const started = startObject(
-        batch.registry,
-        object,
-        batch.desired,
-        batch.mayHoldProtoKeys,
-        batch.kinds,
-        batch.maxDepth,
-      );
-      if (started instanceof Promise) return new Waiting(index, started);
-      converted[index] = finishObject(started, object, batch.desiredAPIVersion);
+      const started = startObject(registry, object, desired, mayHoldProtoKeys, kinds, maxDepth);
+      // Only a converter's promise can outlast the deadline: it races it (one that never settles included).
+      const output = started instanceof Promise ? await withDeadline(started, budget) : started;
+      converted[index] = finishObject(output, object, desiredAPIVersion);
     } catch (error) {
       return caught(error, index, object, batch);
     }
@@ -127,22 +72,11 @@ function convertFrom(first: number, batch: Batch): BatchResult | Waiting {
   return { ok: true, objects: converted };
 }
 
-/** The rest of a batch once a converter returned a promise: awaited (against the deadline), then on. */
-async function finishAsync(waiting: Waiting, batch: Batch): Promise<BatchResult> {
-  for (;;) {
-    const { index } = waiting;
-    const object = batch.objects[index] as JsonObject;
-    try {
-      // A converter that never settles still meets the deadline.
-      const output = await withDeadline(waiting.started, batch.budget);
-      batch.converted[index] = finishObject(output, object, batch.desiredAPIVersion);
-    } catch (error) {
-      return caught(error, index, object, batch);
-    }
-    const outcome = convertFrom(index + 1, batch);
-    if (!(outcome instanceof Waiting)) return outcome;
-    waiting = outcome;
-  }
+/** What a failure's message names of its batch. */
+interface Batch {
+  objects: readonly unknown[];
+  desiredAPIVersion: string;
+  budget: TimeBudget | undefined;
 }
 
 function caught(error: unknown, index: number, object: JsonObject, batch: Batch): BatchResult {

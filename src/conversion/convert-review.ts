@@ -15,7 +15,7 @@ import {
 } from "../json";
 import { failureReply, successReply, type ConversionReview, parseReview } from "../kube";
 import type { Registry } from ".";
-import { type BatchResult, convertEach } from "./convert-batch";
+import { type BatchResult, convertObjects } from "./convert-batch";
 import type { TimeBudget } from "./time-budget";
 import { describeObject } from "./describe";
 import { envelopeProblem, limitFailure, limitFailureBeforeParse, type ReviewLimits } from "./review-limits";
@@ -34,14 +34,9 @@ export type BodyOutcome = Result<{ review: ConversionReview; text: string; failu
 /**
  * The whole of the webhook's work on one body, without HTTP: shape check, decode, envelope,
  * limits, conversion, encoding. The app adds routes, logs and metrics around it; the benchmark
- * measures exactly this. Synchronous while every converter is (a promise per review costs more
- * than a typical converter); a promise only when a converter returned one.
+ * measures exactly this.
  */
-export function convertBody(
-  registry: Registry,
-  text: string,
-  options: BodyOptions,
-): BodyOutcome | Promise<BodyOutcome> {
+export async function convertBody(registry: Registry, text: string, options: BodyOptions): Promise<BodyOutcome> {
   const { limits } = options;
   const read = readBody(text, limits);
   if (!read.ok) return read;
@@ -54,20 +49,15 @@ export function convertBody(
     read.refusal ??
     limitFailure(request.objects, limits) ??
     (decoded.outOfRange ? outOfRangeFailure(request.objects) : undefined);
-  const converting: BatchResult | Promise<BatchResult> = refusal
+  const result: BatchResult = refusal
     ? { ok: false, ...refusal }
-    : convertEach(registry, request.desiredAPIVersion, request.objects, {
+    : await convertObjects(registry, request.desiredAPIVersion, request.objects, {
         budget: options.budget,
         mayHoldProtoKeys: read.protoKeys ?? mayHoldProtoKey(text),
         maxDepth: limits.maxDepth,
       });
   const deep = read.depth > NATIVE_PRINT_DEPTH;
-  const reply = (result: BatchResult): BodyOutcome => ({
-    ok: true,
-    review,
-    ...encodeReply(review, result, decoded.lossless, deep, limits.replyLimitBytes),
-  });
-  return converting instanceof Promise ? converting.then(reply) : reply(converting);
+  return { ok: true, review, ...encodeReply(review, result, decoded.lossless, deep, limits.replyLimitBytes) };
 }
 
 /**

@@ -9,8 +9,9 @@ import { schemaIssue } from "./validate";
 /**
  * Runs the converters of a route from step `first` on, each on the previous one's result, and
  * returns the last: each result read into crdshift's own copy (converter-result.ts) and checked
- * to be an object of its version's schema. Synchronous until a converter returns a promise;
- * the rest of the chain then continues after it. Throws (or rejects with) a ConversionFailure.
+ * to be an object of its version's schema. Synchronous until a converter returns a promise,
+ * the rest of the chain then continues after it: most converters are synchronous, and a promise
+ * per object would cost more than one of them. Throws (or rejects with) a ConversionFailure.
  *
  * `held`: the values of the input's `__proto__` fields, put back where a converter lost them to
  * the prototype setter (engine/proto-keys.ts); undefined when the input has none.

@@ -4,10 +4,7 @@ import { RETRY_AFTER_SECONDS } from "./bytes-in-flight";
 import { createTokenCheck } from "./path-token";
 import { NOT_FOUND, type Refusal } from "./report";
 
-/**
- * What admission reads of a request, on any platform: the Hono app builds it from its Context,
- * the Node server's review route from the IncomingMessage (see docs/architecture.md).
- */
+/** What admission reads of a request, on any platform: the Hono app builds it from its Context. */
 export interface RequestHead {
   method: string;
   /** The path's token segment (`/convert/<token>`), undefined at `/convert`. */
@@ -63,8 +60,7 @@ export const BUSY: Refusal = {
 /**
  * Why a request is refused before its body is read, in this order: the caller's network and
  * the token (so nothing else is revealed without them), the method, the content type, the
- * declared size. A body sent without a length is counted as it is read, by the platform's glue
- * (see `declaredLength`). Plain checks in a row rather than a middleware chain: every request
+ * declared size. A body sent without a length is counted as it is read (see `declaredLength`). Plain checks in a row rather than a middleware chain: every request
  * passes them.
  */
 export function createAdmission({ config, log }: AdmissionOptions): Admission {

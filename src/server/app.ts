@@ -1,12 +1,12 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Config } from "./config";
-import { type Admission, BUSY, createAdmission, declaredLength, type RequestHead } from "./admission";
+import { BUSY, createAdmission, declaredLength, type RequestHead } from "./admission";
 import { type BytesInFlight, createBytesInFlight, MAX_WAIT_MS } from "./bytes-in-flight";
 import { drainBody } from "./drain-body";
 import { type HttpReply, JSON_CONTENT_TYPE } from "./http-reply";
-import { createReport, type Report } from "./report";
-import { createReviewRoute, type ReviewRoute } from "./review-route";
+import { createReport } from "./report";
+import { createReviewRoute } from "./review-route";
 import { createStreamedBodyRead } from "./streamed-size";
 import { jsonLogger, type Logger } from "../log";
 import { type Metrics, noMetrics } from "../metrics";
@@ -45,20 +45,10 @@ export interface AppOptions {
   shadow?: Registry;
 }
 
-/**
- * The app and the platform-neutral parts its review route is made of, which a platform may call
- * directly for that route (the Node server does: see platforms/node/node.ts). There is one of each
- * check: the Hono route and a platform's own route run the same functions.
- */
+/** The app, and the bound on request bytes it reads and converts at once (to watch it). */
 export interface Webhook {
   app: Hono;
-  /** The checks before the body is read. */
-  admit: Admission;
-  /** An admitted review, from its body to its reply. */
-  review: ReviewRoute;
-  /** The bound on request bytes read and converted at once, which every review route takes. */
   inFlight: BytesInFlight;
-  report: Report;
 }
 
 /**
@@ -114,11 +104,20 @@ export function createWebhook(options: AppOptions): Webhook {
     };
     const refusal = admit(head);
     if (refusal) return refuse(c, report.refuse(refusal));
-    const answer = review(platformDeadline?.(c));
+    // The budget runs from here, before the body is read.
+    const arrival = { at: now(), platformDeadline: platformDeadline?.(c) };
     const length = declaredLength(head);
     // Counted from the declared length, or from nothing up as a body without one streams in.
-    const lease = inFlight.tryReserve(length ?? 0) ?? (await inFlight.reserve(length ?? 0));
-    if (!lease) return refuse(c, report.refuse(BUSY));
+    let lease = inFlight.tryReserve(length ?? 0);
+    if (!lease) {
+      lease = await inFlight.reserve(length ?? 0);
+      if (!lease) return refuse(c, report.refuse(BUSY));
+      // A caller that left while in line gets nothing (nginx's 499): its body is not read, nor converted.
+      if (c.req.raw.signal.aborted) {
+        lease.release();
+        return c.body(null, 499 as ContentfulStatusCode);
+      }
+    }
     try {
       let body: string;
       if (length === undefined) {
@@ -132,7 +131,7 @@ export function createWebhook(options: AppOptions): Webhook {
           return send(c, report.unreadable(error));
         }
       }
-      return send(c, await answer(body));
+      return send(c, await review(body, arrival));
     } finally {
       lease.release();
     }
@@ -143,7 +142,7 @@ export function createWebhook(options: AppOptions): Webhook {
 
   app.notFound((c) => refuse(c, report.notFound()));
   app.onError((error, c) => send(c, report.internalError(error)));
-  return { app, admit, review, inFlight, report };
+  return { app, inFlight };
 }
 
 const JSON_HEADERS: Readonly<Record<string, string>> = { "Content-Type": JSON_CONTENT_TYPE };

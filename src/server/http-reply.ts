@@ -1,7 +1,4 @@
-/**
- * A reply as every platform writes it: the Hono app turns it into a Response, the Node server's
- * review route writes it to the socket itself. Every body crdshift answers with is JSON.
- */
+/** A reply, which the Hono app turns into a Response. Every body crdshift answers with is JSON. */
 export interface HttpReply {
   status: number;
   /** JSON text. */

@@ -1,5 +1,5 @@
 import type { Config } from "./config";
-import { type BodyOutcome, convertBody, type Registry } from "../conversion";
+import { convertBody, type Registry } from "../conversion";
 import type { HttpReply } from "./http-reply";
 import type { Report } from "./report";
 import { reviewDeadline } from "./review-deadline";
@@ -22,36 +22,36 @@ export interface ReviewRouteOptions {
  */
 export type ReviewFollowUp = (body: string, reply: string) => Promise<void> | undefined;
 
-/**
- * An admitted review request, in two calls: when it arrives, before its body is read (the
- * budget starts; a cold start spends the first request's; `platformDeadline` is the platform's
- * own limit for this request, if any), then with the body's text, for the conversion and the
- * report. The reply is synchronous while the review's converters are: no promise per read. A
- * body that could not be read is the report's (`unreadable`).
- */
-export type ReviewRoute = (platformDeadline?: number) => (body: string) => HttpReply | Promise<HttpReply>;
+/** When an admitted review arrived, before its body was read: its budget runs from then. */
+export interface Arrival {
+  /** `now()` at its arrival. */
+  at: number;
+  /** The platform's own limit for this request, if any (see AppOptions.platformDeadline). */
+  platformDeadline: number | undefined;
+}
 
-/** Built once per app; the Hono app's route and the Node server's own both call it. */
+/**
+ * The reply to an admitted review's body: its conversion and its report. The first review an
+ * instance answers spends what its cold start took of the budget. A body that could not be read
+ * is the report's (`unreadable`).
+ */
+export type ReviewRoute = (body: string, arrival: Arrival) => Promise<HttpReply>;
+
+/** Built once per app, for its review route. */
 export function createReviewRoute(options: ReviewRouteOptions): ReviewRoute {
   const { registry, config, report, now, startedAt, followUp } = options;
   const { budgetMs } = config;
   let cold = true;
-  return (platformDeadline) => {
-    const started = now();
+  return async (body, { at, platformDeadline }) => {
     const first = cold;
     cold = false;
-    const deadline = reviewDeadline(started, budgetMs, first ? startedAt : undefined, platformDeadline);
-    const budget = { deadline, budgetMs: Math.max(0, Math.round(deadline - started)), now };
-    return (body) => {
-      const answer = (outcome: BodyOutcome): HttpReply => {
-        if (!outcome.ok) return report.refuse({ reason: outcome.reason, status: 400, message: outcome.message });
-        const reported = report.reviewed(outcome.review, outcome.failure, now() - started, first);
-        const after = followUp ? both(reported, followUp(body, outcome.text)) : reported;
-        return { status: 200, body: outcome.text, ...(after ? { after } : {}) };
-      };
-      const outcome = convertBody(registry, body, { limits: config, budget });
-      return outcome instanceof Promise ? outcome.then(answer) : answer(outcome);
-    };
+    const deadline = reviewDeadline(at, budgetMs, first ? startedAt : undefined, platformDeadline);
+    const budget = { deadline, budgetMs: Math.max(0, Math.round(deadline - at)), now };
+    const outcome = await convertBody(registry, body, { limits: config, budget });
+    if (!outcome.ok) return report.refuse({ reason: outcome.reason, status: 400, message: outcome.message });
+    const reported = report.reviewed(outcome.review, outcome.failure, now() - at, first);
+    const after = followUp ? both(reported, followUp(body, outcome.text)) : reported;
+    return { status: 200, body: outcome.text, ...(after ? { after } : {}) };
   };
 }
 

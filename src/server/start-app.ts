@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import { type AppOptions, createWebhook, type Webhook } from "./app";
+import { type AppOptions, createApp } from "./app";
 import { type Config, ConfigError, type PlatformDefaults, readConfig } from "./config";
 import type { Logger } from "../log";
 import { createMetrics } from "../metrics";
@@ -21,7 +21,7 @@ export interface PlatformStart extends Pick<AppOptions, "startedAt" | "platformD
   loadCloudWatchSdk?: () => Promise<unknown>;
 }
 
-export type Started = { ok: true; app: Hono; config: Config; webhook: Webhook } | { ok: false; error: ConfigError };
+export type Started = { ok: true; app: Hono; config: Config } | { ok: false; error: ConfigError };
 
 /** The app, or the configuration error, logged once, that keeps it from starting. */
 export function startApp(registry: Registry, start: PlatformStart): Started {
@@ -34,8 +34,7 @@ export function startApp(registry: Registry, start: PlatformStart): Started {
       registry,
       ...(loadCloudWatchSdk ? { loadCloudWatchSdk } : {}),
     });
-    const webhook = createWebhook({ registry, config, log, metrics, ...app });
-    return { ok: true, config, app: webhook.app, webhook };
+    return { ok: true, config, app: createApp({ registry, config, log, metrics, ...app }) };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     log({ level: "error", msg: "configuration error", error: error.message });

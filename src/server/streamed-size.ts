@@ -10,8 +10,7 @@ export type StreamedBody = { text: string } | { refused: HttpReply };
  * The read of a body sent without a length (chunked), in the Hono app: counted as it streams in,
  * against the body limit and against the bytes in flight (`lease`), so neither is passed by a
  * body that did not say its size. Over either, the rest is cancelled, unread: such a body is
- * not worth the time to drain. (The Node server's own review route takes only bodies with a
- * declared length, so this is the one place that counts.)
+ * not worth the time to drain.
  */
 export function createStreamedBodyRead(
   limitBytes: number,

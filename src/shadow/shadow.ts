@@ -76,9 +76,8 @@ export function createShadow(options: ShadowOptions): Shadow {
       const budget = { deadline: started + budgetMs, budgetMs, now };
       let outcome: BodyOutcome | ShadowBreakdown;
       try {
-        const converting = convertBody(candidate, body, { limits, budget });
         // The engine meets the deadline itself; this bounds anything else that would not settle.
-        outcome = converting instanceof Promise ? await withDeadline(converting, budget) : converting;
+        outcome = await withDeadline(convertBody(candidate, body, { limits, budget }), budget);
       } catch (error) {
         outcome = error === DEADLINE_PASSED ? { breakdown: "timed-out" } : { breakdown: "threw" };
       }

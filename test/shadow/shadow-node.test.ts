@@ -6,8 +6,8 @@ import { registry } from "../../examples";
 import { hostile } from "../fixtures/hostile-registries";
 import { registry as dropsPort } from "../fixtures/port-dropping-registry";
 
-// What `serve()` serves: the apiserver's reviews take the Node server's own route
-// (node-review-route.ts), the rest the Hono app. The shadow runs behind both.
+// What `serve()` serves: every request goes to the Hono app on @hono/node-server, and the shadow
+// runs behind its review route.
 
 const docsV1 = readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8");
 const quiet = { port: 0, hostname: "127.0.0.1", banner: false, handleSignals: false } as const;
@@ -62,7 +62,7 @@ async function untilShadowed(send: () => Promise<unknown>, captured: { lines: st
 afterEach(() => vi.restoreAllMocks());
 
 describe("serve(registry, { shadow })", () => {
-  it("shadows the reviews its own route answers and those the app answers, with EMF metrics", async () => {
+  it("shadows reviews with a declared length and chunked ones, with EMF metrics", async () => {
     const captured = stdoutLines();
     const env = { CRDSHIFT_SHADOW_SAMPLE: "1", CRDSHIFT_METRICS: "emf" };
     const server = serve(registry, { ...quiet, env, shadow: dropsPort });

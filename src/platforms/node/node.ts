@@ -1,12 +1,10 @@
-import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServerType } from "@hono/node-server";
 import { createJsonLogger } from "../../log";
 import { kindLabel } from "../../kube";
 import type { Registry } from "../../conversion";
 import { importCloudWatchSdk } from "../../metrics";
-import { nodeCallerAddress, nodeRequestListener } from "./node-review-route";
-import { applyNodeTimeouts } from "./node-timeouts";
+import { createNodeServer, nodeCallerAddress } from "./node-server";
 import { startApp } from "../../server";
 
 export interface ServeOptions {
@@ -71,7 +69,7 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
 
   let listened: (value: { url: string; address: string; port: number }) => void;
   const listening = new Promise<{ url: string; address: string; port: number }>((resolve) => (listened = resolve));
-  const server = applyNodeTimeouts(createServer(nodeRequestListener(started.webhook, hostname)));
+  const server = createNodeServer(started.app, hostname);
   server.listen(port, hostname, () => {
     const info = server.address() as AddressInfo;
     const host = info.family === "IPv6" ? `[${info.address}]` : info.address;

@@ -1,17 +1,17 @@
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { registry } from "../../../examples";
 import { createWebhook, type Webhook } from "../../../src/server/app";
 import { readConfig } from "../../../src/server/config";
-import { createBytesInFlight } from "../../../src/server/bytes-in-flight";
-import { nodeCallerAddress, nodeRequestListener } from "../../../src/platforms/node/node-review-route";
+import type { LogRecord } from "../../../src/log";
+import { createNodeServer, nodeCallerAddress } from "../../../src/platforms/node/node-server";
 import { httpRequest, rawConnection } from "../../raw-http";
 
-// The Node server over TCP: its own review route and the Hono app behind it hold request bytes
-// under CRDSHIFT_MAX_BYTES_IN_FLIGHT and give them back however a request ends; a refused
-// request leaves its connection usable for the next one.
+// The Node server over TCP (the Hono app on @hono/node-server) holds request bytes under
+// CRDSHIFT_MAX_BYTES_IN_FLIGHT and gives them back however a request ends; a refused request
+// leaves its connection usable for the next one.
 
 const docsV1 = readFileSync(new URL("../../../examples/requests/docs-v1.json", import.meta.url), "utf8");
 const JSON_TYPE = { "Content-Type": "application/json" };
@@ -23,11 +23,11 @@ afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => serv
 
 async function listen(
   env: Record<string, string> = {},
-  inFlight?: Webhook["inFlight"],
+  logs: LogRecord[] = [],
 ): Promise<{ port: number; webhook: Webhook }> {
-  const made = createWebhook({ registry, config: readConfig(env), log: () => {}, callerAddress: nodeCallerAddress });
-  const webhook = inFlight ? { ...made, inFlight } : made;
-  const server = createServer(nodeRequestListener(webhook, "127.0.0.1"));
+  const log = (record: LogRecord) => void logs.push(record);
+  const webhook = createWebhook({ registry, config: readConfig(env), log, callerAddress: nodeCallerAddress });
+  const server = createNodeServer(webhook.app, "127.0.0.1");
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { port: (server.address() as AddressInfo).port, webhook };
@@ -59,8 +59,13 @@ describe("the Node server: a refused request leaves its connection usable", () =
   }
 
   it("a 429: the review sent again on the same connection is converted", async () => {
-    const inFlight = createBytesInFlight({ capBytes: 4096, maxWaitMs: 50 });
-    const { port } = await listen({ CRDSHIFT_BODY_LIMIT_BYTES: "4096" }, inFlight);
+    // A review waits in line half its budget at most: a short one makes the 429 come soon.
+    const { port, webhook } = await listen({
+      CRDSHIFT_BODY_LIMIT_BYTES: "4096",
+      CRDSHIFT_MAX_BYTES_IN_FLIGHT: "4096",
+      CRDSHIFT_BUDGET_MS: "200",
+    });
+    const { inFlight } = webhook;
     const held = inFlight.tryReserve(4096)!;
     const connection = await rawConnection(port);
     connection.write(review());
@@ -74,7 +79,7 @@ describe("the Node server: a refused request leaves its connection usable", () =
   });
 });
 
-describe("the Node server's review route: bytes in flight", () => {
+describe("the Node server: bytes in flight", () => {
   const head = (length: number) =>
     `POST /convert HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
@@ -115,8 +120,9 @@ describe("the Node server's review route: bytes in flight", () => {
     for (const c of [waiting, health]) c.socket.destroy();
   });
 
-  it("gives back the room it was let into when the client left while waiting", async () => {
-    const { port, webhook } = await listen();
+  it("gives back the room it was let into when the client left while waiting, converting nothing", async () => {
+    const logs: LogRecord[] = [];
+    const { port, webhook } = await listen({ CRDSHIFT_LOG_REVIEWS: "all" }, logs);
     const held = webhook.inFlight.tryReserve(webhook.inFlight.capBytes)!;
     const connection = await rawConnection(port);
     connection.write(review());
@@ -127,5 +133,8 @@ describe("the Node server's review route: bytes in flight", () => {
     held.release();
     await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(0));
     expect(webhook.inFlight.waitingCount).toBe(0);
+    // Its whole body had arrived before it left: it would convert, for nobody.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(logs).toEqual([]);
   });
 });
