@@ -1,5 +1,4 @@
 export { type CloudWatchOptions, createCloudWatchMetrics } from "./cloudwatch";
-export { importCloudWatchSdk } from "./cloudwatch-sdk";
 export { createMetrics, type MetricsServices } from "./create-metrics";
 export { createEmfMetrics, emfDocument } from "./emf";
 export { METRICS, type MetricName, type Metrics, noMetrics, type ReviewOutcome, type ShadowOutcome } from "./metrics";

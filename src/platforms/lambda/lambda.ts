@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { jsonLogger } from "../../log";
 import type { Registry } from "../../conversion";
-import { importCloudWatchSdk } from "../../metrics";
+import { importCloudWatchSdk } from "../../metrics/cloudwatch-sdk";
 import { FUNCTION_URL_PAYLOAD_BYTES, FUNCTION_URL_REPLY_BYTES } from "./function-url-limits";
 import { misconfiguredBody, startApp } from "../../server";
 import {

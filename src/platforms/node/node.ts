@@ -3,7 +3,7 @@ import type { ServerType } from "@hono/node-server";
 import { createJsonLogger } from "../../log";
 import { kindLabel } from "../../kube";
 import type { Registry } from "../../conversion";
-import { importCloudWatchSdk } from "../../metrics";
+import { importCloudWatchSdk } from "../../metrics/cloudwatch-sdk";
 import { createNodeServer, nodeCallerAddress } from "./node-server";
 import { startApp } from "../../server";
 
