@@ -104,6 +104,31 @@ describe("the source tree", () => {
     expect(pastFaces).toEqual([]);
   });
 
+  it("keeps the Worker's reach to the packages a Worker runs: hono, zod and ipaddr.js", () => {
+    // A face re-exports all of its folder: one file that imports the YAML reader or the AWS SDK
+    // behind a face the webhook uses puts it in every bundle (esbuild resolves even an unused import).
+    const reach = new Set<string>();
+    const visit = (file: string) => {
+      if (reach.has(file)) return;
+      reach.add(file);
+      for (const target of imports.get(file) ?? []) visit(target);
+    };
+    visit("platforms/workers/workers.ts");
+    const packages = [...reach].flatMap((file) => {
+      // Comments and messages name the SDK to say how to pass it; `typeof import()` is a type.
+      const code = readFileSync(join(src, file), "utf8")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/'(?:[^'\\\n]|\\.)*'/g, "''")
+        .replace(/^\s*\/\/.*$/gm, "");
+      const found = [
+        ...code.matchAll(/(?:^|\n)(?:import|export)\s[^;]*?\sfrom\s+"([^".][^"]*)"/g),
+        ...code.matchAll(/(?<!typeof )\bimport\("([^".][^"]*)"\)/g),
+      ];
+      return found.map((match) => `${file}: ${match[1]}`);
+    });
+    expect(packages.filter((line) => !/: (hono|zod|ipaddr\.js)(\/|$)/.test(line))).toEqual([]);
+  });
+
   it("has no two source files of one name, faces aside", () => {
     const names = [...imports.keys()].map((file) => basename(file)).filter((name) => name !== "index.ts");
     expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
