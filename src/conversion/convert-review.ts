@@ -84,15 +84,15 @@ interface Read {
 
 /**
  * Deeper than this, replies are printed iteratively: V8's JSON.stringify checks each level
- * against all those above it, so its time grows with the square of the depth (6 ms for one
- * 4,000-deep chain, where it then runs out of stack).
+ * against all those above it, so its time grows with the square of the depth (and a few
+ * thousand levels down it runs out of stack).
  */
 const NATIVE_PRINT_DEPTH = 500;
 
 /**
- * Largest body parsed before it is scanned. Parsing is what costs (V8 takes about 0.5 us per
- * node it builds): up to this size it costs little even when the body is then refused, and
- * saves the scan (a fifth of the engine's time on a 100-object review).
+ * Largest body parsed before it is scanned. Parsing is what costs (V8 builds every node of the
+ * tree): up to this size it costs little even when the body is then refused, and saves the scan,
+ * a sizeable share of the engine's time on a typical review (docs/performance.md).
  */
 const PARSE_FIRST_LIMIT = 1024 * 1024;
 
@@ -112,7 +112,7 @@ function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
     // UTF-8 takes at most three bytes per UTF-16 unit: below a third of the limit, no item exceeds it.
     if (text.length <= PARSE_FIRST_LIMIT && text.length * 3 <= limits.maxObjectBytes) {
       // Each level takes two characters: a body this short nests less than the limit, and too
-      // little to keep JSON.stringify long (a 10,000-deep chain: 6 ms before it gives up).
+      // little to keep JSON.stringify long (NATIVE_PRINT_DEPTH says why depth matters there).
       if (text.length <= 2 * Math.min(limits.maxDepth, 10_000))
         return { ok: true, decoded: decodeJson(text, DECODE), depth: 0, refusal: undefined };
       // The walk that measures the depth also finds any `__proto__` key, which saves searching

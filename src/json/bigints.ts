@@ -22,7 +22,7 @@ export function stringifyWithBigInts(value: unknown, spelling: BigIntSpelling = 
 /**
  * JSON.stringify asks `BigInt.prototype.toJSON` for what to print in a bigint's place: it is
  * set for the time of the call. A replacer function would do the same without touching a
- * prototype, but JSON.stringify calls it for every value, which doubles the call's time;
+ * prototype, but JSON.stringify calls it for every value, which slows the whole call down;
  * toJSON is asked for by bigints alone. The call is synchronous: the only code that can see the
  * method is a toJSON or a getter inside `value` itself.
  */

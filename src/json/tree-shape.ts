@@ -24,7 +24,7 @@ export interface TreeShape {
 
 /**
  * One walk of a parsed value for its depth and its `__proto__` keys. Recursive while shallow
- * (a third faster than a walk with its own stack, and every real object is), iterative below
+ * (faster than a walk with its own stack, and every real object is), iterative below
  * that: V8's JSON.parse accepts any depth, so this must too.
  */
 export function treeShape(root: unknown): TreeShape {
