@@ -1,6 +1,5 @@
-export { type CloudWatchOptions, createCloudWatchMetrics } from "./cloudwatch";
 export { importCloudWatchSdk } from "./cloudwatch-sdk";
-export { createMetrics, type MetricsServices } from "./create-metrics";
-export { createEmfMetrics, emfDocument } from "./emf";
-export { METRICS, type MetricName, type Metrics, noMetrics, type ReviewOutcome, type ShadowOutcome } from "./metrics";
+export { createMetrics } from "./create-metrics";
+export { createEmfMetrics } from "./emf";
+export { type Metrics, noMetrics, type ShadowOutcome } from "./metrics";
 export type { MetricsConfig, MetricsSink } from "./metrics-config";
