@@ -104,7 +104,7 @@ const DECODE_CAREFUL = { outOfRange: "mark", carefulNumbers: true } as const;
 /**
  * Parses the body, enforcing the depth limit and, for a body that could exceed them, the
  * objects and size limits before the tree is built. A small body is parsed first (its numbers
- * that need care found by protocol/json.ts) and its depth read from the tree; any other is
+ * that need care found by json/codec.ts) and its depth read from the tree; any other is
  * scanned first: over a limit, only the review's envelope is parsed, to answer it.
  */
 function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
@@ -192,7 +192,7 @@ function encodeReply(
   } catch (error) {
     // The objects are crdshift's copies of what converters returned (converter-result.ts), but
     // for `metadata.managedFields`, which a converter's input shares with the reply
-    // (engine/metadata.ts privateMetadata): a converter that put a cycle or a throwing getter
+    // (metadata-guard.ts privateMetadata): a converter that put a cycle or a throwing getter
     // there is the one thing left that can fail to print.
     const index = objects.findIndex((object) => {
       try {

@@ -8,7 +8,7 @@ import { stringifySwapped } from "./raw-swap";
  * marked with a random tag, and the text then loses those strings' quotes.
  *
  * With JSON.rawJSON, a small value has its bigints swapped for raw JSON in place for the call
- * (json-raw-swap.ts); a larger one, or one that is not plain data, goes through
+ * (raw-swap.ts); a larger one, or one that is not plain data, goes through
  * `stringifyWithPrototype`.
  */
 export function stringifyWithBigInts(value: unknown, spelling: BigIntSpelling = BIGINT_SPELLING): string {

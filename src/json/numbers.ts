@@ -7,7 +7,7 @@ import { stringEnd } from "./string-end";
  * replaced in the text by a marker string, the text parsed natively (at any depth, at native
  * speed), and the markers swapped for their values in one iterative walk: a `bigint` for an
  * integer, an `OutOfRange` for a number no double can hold. Bodies whose only such numbers are
- * integers, each double made by one spelling, are read by json-rounded.ts instead, without a
+ * integers, each double made by one spelling, are read by rounded.ts instead, without a
  * marked copy of the text; these markers read the rest. JSON.parse's reviver could hand
  * over each number's source text instead (Node 21+, workerd), but calling it for every value
  * slows a parse down several times more than marking does (docs/performance.md: Integers
