@@ -9,7 +9,7 @@ import { METRICS, type MetricPoint, reviewPoints } from "../../../src/metrics/me
 // The construct's alarms against the metrics crdshift emits: an alarm on a series nobody sends
 // stays OK whatever happens, which is worse than no alarm.
 const SYNTH_TIMEOUT_MS = 240_000;
-const bundleDir = fileURLToPath(new URL("../fixtures/lambda-asset", import.meta.url));
+const bundleDir = fileURLToPath(new URL("../../fixtures/lambda-asset", import.meta.url));
 
 function synth(metrics?: "emf" | "none"): { template: Template; stack: Stack } {
   const stack = new Stack(new App(), "Test");

@@ -5,7 +5,7 @@ import { CrdshiftWebhook, type CrdshiftWebhookProps } from "crdshift/aws-cdk";
 import { beforeAll, describe, expect, it } from "vitest";
 
 const SYNTH_TIMEOUT_MS = 240_000;
-const bundleDir = fileURLToPath(new URL("../fixtures/lambda-asset", import.meta.url));
+const bundleDir = fileURLToPath(new URL("../../fixtures/lambda-asset", import.meta.url));
 
 function synth(props: Partial<CrdshiftWebhookProps> = {}): Template {
   const stack = new Stack(new App(), "Test");

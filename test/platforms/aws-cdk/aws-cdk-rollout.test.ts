@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 // Synthesized offline, a few stacks up front: synthesis takes seconds on a loaded machine.
 const SYNTH_TIMEOUT_MS = 240_000;
-const bundleDir = fileURLToPath(new URL("../fixtures/lambda-asset", import.meta.url));
+const bundleDir = fileURLToPath(new URL("../../fixtures/lambda-asset", import.meta.url));
 
 function synth(props: Partial<CrdshiftWebhookProps> = {}): { template: Template; stack: Stack } {
   const stack = new Stack(new App(), "Test");

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 // them on a loaded 2-core machine: the hook and the tests that synthesize say how long they may take.
 const SYNTH_TIMEOUT_MS = 120_000;
 // Any folder does as the asset: synthesis only hashes and copies it.
-const bundleDir = fileURLToPath(new URL("../fixtures/lambda-asset", import.meta.url));
+const bundleDir = fileURLToPath(new URL("../../fixtures/lambda-asset", import.meta.url));
 
 function synth(
   props: Partial<CrdshiftWebhookProps> = {},

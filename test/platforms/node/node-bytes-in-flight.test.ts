@@ -13,7 +13,7 @@ import { httpRequest, rawConnection } from "../../raw-http";
 // under CRDSHIFT_MAX_BYTES_IN_FLIGHT and give them back however a request ends; a refused
 // request leaves its connection usable for the next one.
 
-const docsV1 = readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8");
+const docsV1 = readFileSync(new URL("../../../examples/requests/docs-v1.json", import.meta.url), "utf8");
 const JSON_TYPE = { "Content-Type": "application/json" };
 const HEALTHZ = httpRequest("GET", "/healthz", "");
 const review = (body = docsV1) => httpRequest("POST", "/convert?timeout=30s", body, JSON_TYPE);

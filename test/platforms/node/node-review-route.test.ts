@@ -19,7 +19,7 @@ import { registry as dropsPort } from "../../fixtures/port-dropping-registry";
 
 const TOKEN = "differential-token-0123456789";
 const NEXT = "differential-next-9876543210";
-const docsV1 = readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8");
+const docsV1 = readFileSync(new URL("../../../examples/requests/docs-v1.json", import.meta.url), "utf8");
 const failing = docsV1.replace('"desiredAPIVersion": "example.com/v1"', '"desiredAPIVersion": "example.com/v9"');
 const deep = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"d","desiredAPIVersion":"example.com/v1","objects":[${"[".repeat(20)}${"]".repeat(20)}]}}`;
 

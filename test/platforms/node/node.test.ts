@@ -6,7 +6,7 @@ import { registry } from "../../../examples";
 import { checkReply, type SentReview } from "../../../src/kube/apiserver-checks";
 
 const sent = JSON.parse(
-  readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../../examples/requests/docs-v1.json", import.meta.url), "utf8"),
 ) as SentReview;
 const TOKEN = "serve-test-token-0123456789";
 const quiet = { port: 0, hostname: "127.0.0.1", banner: false, handleSignals: false } as const;
