@@ -49,8 +49,8 @@ export function mayHoldCarefulNumber(text: string): boolean {
  * Parsed natively and walked first: JSON.parse changes only integers beyond ±2^53
  * (rounded to doubles of magnitude 2^53 or more) and numbers beyond a double's range (0 or
  * ±Infinity), so a tree without a number of those values holds none that needs care, and the
- * text is not searched at all. Otherwise only a run of 16 digits is looked for (cheaper than
- * searching for both kinds of careful numbers), and the tree read carefully if the text holds one; without
+ * text is not searched at all. Otherwise only a run of 16 digits is looked for (less than the search
+ * for both kinds of careful numbers), and the tree read carefully if the text holds one; without
  * one, only a 0 or a number not finite has the text searched for a long exponent, and read
  * carefully if it holds one. The shape's depth and `__proto__` keys are the decoded tree's,
  * its numbers those JSON.parse made (which the decoded tree may hold otherwise).

@@ -37,7 +37,7 @@ const NONZERO_DIGIT = /[1-9]/;
  * ±2^53 has one), or a digit, an exponent of three digits or more and what may follow a number
  * (a number beyond a double's range needs that exponent or a run of sixteen digits; what
  * follows rules out ids such as `9c1e-000000000001`). The digits spelled out: V8's regex
- * engine skips ahead on a fixed run of them, which it cannot do with \d{15}.
+ * engine skips ahead on a fixed run of them, far faster than on \d{15}.
  */
 export const CAREFUL_NUMBER = /\d(?:\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d|[eE][+-]?\d\d\d+(?:[,}\]\s]|$))/;
 
@@ -54,8 +54,8 @@ let escapedPrefix: string | undefined;
  * would refuse.
  *
  * Whether a number stands in a string is not looked for (`exact` false) or known (`exact`,
- * every string before it skipped quote to quote, which costs a good part of a parse on text
- * dense with strings). Not looked for, a number in a string is replaced all the same: the marker's opening
+ * every string before it skipped quote to quote, which costs much of a parse on text dense with
+ * strings). Not looked for, a number in a string is replaced all the same: the marker's opening
  * quote then ends that string (a digit never follows an escaping backslash, so that quote is
  * never escaped), and the backslash the marker starts with stands outside any string, where
  * JSON allows none. So the marked text parses only if every number replaced stood outside
