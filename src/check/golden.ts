@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, extname, join, relative } from "node:path";
 import { jsonDifferences } from "../compare";
 import { convertObjects, type Registry } from "../conversion";
-import { ManifestError, parseApiVersion, parseManifests } from "../kube";
+import { parseApiVersion } from "../kube";
+import { ManifestError, parseManifests } from "../kube/manifests";
 
 /**
  * Golden conversions: reviewed examples of one object in several versions, which the

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { stringify as stringifyJson } from "lossless-json";
 import { stringify } from "yaml";
-import { ManifestError, parseManifests } from "../kube";
+import { ManifestError, parseManifests } from "../kube/manifests";
 
 /** A usage problem (exit 2), as opposed to a conversion or check that failed (exit 1). */
 export class UsageError extends Error {

@@ -1,5 +1,5 @@
 import { CrdReadError } from "../kube/crd";
-import { ManifestError } from "../kube";
+import { ManifestError } from "../kube/manifests";
 import { parse } from "./arguments";
 import { COMMANDS, defaultIo, type Io } from "./commands";
 import { CrdError } from "./crd-command";

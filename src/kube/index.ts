@@ -14,4 +14,3 @@ export {
 export { checkReply, type ApiserverVerdict, type SentReview } from "./apiserver-checks";
 export { DNS_LABEL_1035, DNS_LABEL_MAX, DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX, ANNOTATIONS_MAX_BYTES } from "./names";
 export { annotationsError, labelsError } from "./labels";
-export { ManifestError, parseManifests } from "./manifests";

@@ -1,5 +1,5 @@
 import { parseAllDocuments } from "yaml";
-import { decodeJson } from "../json";
+import { decodeJson } from "../../json";
 
 /** A manifest that cannot be read: the file's name and what is wrong, in one line. */
 export class ManifestError extends Error {
