@@ -107,7 +107,7 @@ describe("a CRD author's project using crdshift from its tarball", () => {
       "crdshift/testing arbitraryFor assertGolden assertMatchesCrd assertRoundTrips checkAgainstCrd checkGolden checkKind checkKinds checkReply crdObjectArbitrary crdValueArbitrary readCrds readGoldenCases",
       "crdshift/node serve",
       "crdshift/workers createWorker",
-      "crdshift/lambda FUNCTION_URL_PAYLOAD_BYTES FUNCTION_URL_REPLY_BYTES createHandler",
+      "crdshift/lambda FUNCTION_URL_PAYLOAD_BYTES FUNCTION_URL_REPLY_BYTES LAMBDA_TIMEOUT_SECONDS createHandler",
     ]);
     // What the user then adds as devDependencies: linked from this repository.
     mkdirSync(join(project, "node_modules/.bin"), { recursive: true });
