@@ -14,6 +14,20 @@ const alias = Object.entries(paths).map(([name, [file]]) => ({
   replacement: fileURLToPath(new URL(file, import.meta.url)),
 }));
 
+/**
+ * `npm run test:unit` (CRDSHIFT_TESTS=unit): the node project without the files that need a build
+ * or take the longest, for a quick loop while changing src/. `npm test` runs them all.
+ */
+const UNIT_LEAVES_OUT =
+  process.env.CRDSHIFT_TESTS === "unit"
+    ? [
+        "test/bundles/**", // the built bundles in build/ (npm run build:examples)
+        "test/cli/**", // the CLI: a process through dist/, registries bundled by esbuild, doctor's probes
+        "test/platforms/aws-cdk/**", // CDK synthesis
+        "test/codegen/typecheck.test.ts", // the TypeScript compiler over generated projects
+      ]
+    : [];
+
 export default defineConfig({
   test: {
     projects: [
@@ -22,7 +36,7 @@ export default defineConfig({
         test: {
           name: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/workers/**", "test/e2e/**"],
+          exclude: ["test/workers/**", "test/e2e/**", ...UNIT_LEAVES_OUT],
           // Generous for a loaded 2-core machine: processes, bundles and CDK synthesis take
           // seconds there, tens of them at worst. No test relies on these to pass.
           testTimeout: 30_000,

@@ -20,8 +20,8 @@ const WARM_UP_ROUNDS = 3;
  * A full collection between samples of large reviews, where node runs with --expose-gc (npm run
  * bench does): else one side's garbage may be collected in the other's time, which at 10,000
  * objects (tens of MB a sample) decides a ratio. Not for small ones: a forced collection costs
- * the next sample some of V8's optimized code, the engine's more than the floor's (1.9x becomes
- * 2.4-3x at one object).
+ * the next sample some of V8's optimized code, the engine's more than the floor's, which would
+ * inflate the ratio at one object.
  */
 const forcedGc = (globalThis as { gc?: () => void }).gc;
 const collectorFor = (objects: number) => (objects >= LARGE && forcedGc ? forcedGc : () => {});

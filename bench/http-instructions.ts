@@ -25,7 +25,7 @@ const warm = option("warm", 10000);
 const count = option("count", 400);
 const blocks = option("blocks", 5);
 const body = reviewBody(1);
-/** `--simulate`: callgrind's cache and branch simulation too (twice as slow). */
+/** `--simulate`: callgrind's cache and branch simulation too (slower). */
 const simulate = args.includes("--simulate");
 
 const BARE: Peer = {

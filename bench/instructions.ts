@@ -8,7 +8,7 @@ import { median } from "./stats";
 
 /**
  * Instruction counts, the unit a busy machine does not move, from valgrind: whole runs with
- * cachegrind (the same count as callgrind's, a third faster) without cache or branch
+ * cachegrind (the same count as callgrind's, and faster) without cache or branch
  * simulation; parts of a run with callgrind, which can zero and write out its counters when
  * the program enters a given function. Made repeatable to a few parts per million by turning
  * off what varies between runs of node: address randomization (`setarch -R`), V8's random and

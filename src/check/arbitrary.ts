@@ -8,7 +8,7 @@ import type { Schema } from "../conversion";
  * explored. What JSON Schema cannot say (refinements, transforms) is generated loosely and then
  * filtered by the schema itself. Values are what the webhook hands converters: ordinary objects,
  * fields named `__proto__`, `constructor` and `prototype` among the unknown ones (legal JSON, kept
- * by the apiserver), and integers beyond ±2^53 as `bigint` (protocol/json.ts).
+ * by the apiserver), and integers beyond ±2^53 as `bigint` (json/codec.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON Schema documents are read field by field, untyped
 type JsonSchema = { [key: string]: any };

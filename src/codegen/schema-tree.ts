@@ -15,7 +15,7 @@ export type SchemaNode =
       notes: string[];
     };
 
-export interface SchemaField {
+interface SchemaField {
   key: string;
   node: SchemaNode;
   required: boolean;

@@ -11,7 +11,7 @@ import { DEFAULT_MAX_DEPTH } from "./result-walk";
 export interface BatchOptions {
   budget?: TimeBudget | undefined;
   /**
-   * Whether the objects may hold keys named `__proto__` (engine/proto-keys.ts). The webhook
+   * Whether the objects may hold keys named `__proto__` (json/proto-keys.ts). The webhook
    * knows it from the body text; unset, every object is searched.
    */
   mayHoldProtoKeys?: boolean;

@@ -69,7 +69,7 @@ export function startObject(
 
 /**
  * The converted object as the apiserver must receive it: the desired apiVersion, the kind it was
- * sent with, and its metadata restored but for labels and annotations (engine/metadata.ts).
+ * sent with, and its metadata restored but for labels and annotations (metadata-guard.ts).
  * Written in place: `converted` is crdshift's own copy of what the converter returned
  * (converter-result.ts), never the converter's object.
  */

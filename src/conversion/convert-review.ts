@@ -74,15 +74,15 @@ interface Read {
 
 /**
  * Deeper than this, replies are printed iteratively: V8's JSON.stringify checks each level
- * against all those above it, so its time grows with the square of the depth (6 ms for one
- * 4,000-deep chain, where it then runs out of stack).
+ * against all those above it, so its time grows with the square of the depth (and a few
+ * thousand levels down it runs out of stack).
  */
 const NATIVE_PRINT_DEPTH = 500;
 
 /**
- * Largest body parsed before it is scanned. Parsing is what costs (V8 takes about 0.5 us per
- * node it builds): up to this size it costs little even when the body is then refused, and
- * saves the scan (a fifth of the engine's time on a 100-object review).
+ * Largest body parsed before it is scanned. Parsing is what costs (V8 builds every node of the
+ * tree): up to this size it costs little even when the body is then refused, and saves the scan,
+ * a sizeable share of the engine's time on a typical review (docs/performance.md).
  */
 const PARSE_FIRST_LIMIT = 1024 * 1024;
 
@@ -94,7 +94,7 @@ const DECODE_CAREFUL = { outOfRange: "mark", carefulNumbers: true } as const;
 /**
  * Parses the body, enforcing the depth limit and, for a body that could exceed them, the
  * objects and size limits before the tree is built. A small body is parsed first (its numbers
- * that need care found by protocol/json.ts) and its depth read from the tree; any other is
+ * that need care found by json/codec.ts) and its depth read from the tree; any other is
  * scanned first: over a limit, only the review's envelope is parsed, to answer it.
  */
 function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
@@ -102,7 +102,7 @@ function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
     // UTF-8 takes at most three bytes per UTF-16 unit: below a third of the limit, no item exceeds it.
     if (text.length <= PARSE_FIRST_LIMIT && text.length * 3 <= limits.maxObjectBytes) {
       // Each level takes two characters: a body this short nests less than the limit, and too
-      // little to keep JSON.stringify long (a 10,000-deep chain: 6 ms before it gives up).
+      // little to keep JSON.stringify long (NATIVE_PRINT_DEPTH says why depth matters there).
       if (text.length <= 2 * Math.min(limits.maxDepth, 10_000))
         return { ok: true, decoded: decodeJson(text, DECODE), depth: 0, refusal: undefined };
       // The walk that measures the depth also finds any `__proto__` key, which saves searching
@@ -182,7 +182,7 @@ function encodeReply(
   } catch (error) {
     // The objects are crdshift's copies of what converters returned (converter-result.ts), but
     // for `metadata.managedFields`, which a converter's input shares with the reply
-    // (engine/metadata.ts privateMetadata): a converter that put a cycle or a throwing getter
+    // (metadata-guard.ts privateMetadata): a converter that put a cycle or a throwing getter
     // there is the one thing left that can fail to print.
     const index = objects.findIndex((object) => {
       try {

@@ -14,7 +14,7 @@ import { schemaIssue } from "./validate";
  * per object would cost more than one of them. Throws (or rejects with) a ConversionFailure.
  *
  * `held`: the values of the input's `__proto__` fields, put back where a converter lost them to
- * the prototype setter (engine/proto-keys.ts); undefined when the input has none.
+ * the prototype setter (json/proto-keys.ts); undefined when the input has none.
  */
 export function runChain(
   definition: KindDefinition,

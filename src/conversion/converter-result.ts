@@ -19,11 +19,11 @@ import { ResultWalk } from "./result-walk";
 export interface ResultOptions {
   /**
    * The chain's last step. Its metadata is replaced by the object's own but for labels and
-   * annotations (engine/metadata.ts): it is not copied, but read by the schema check, and its
+   * annotations (metadata-guard.ts): it is not copied, but read by the schema check, and its
    * labels and annotations by `readConvertedMaps`.
    */
   last: boolean;
-  /** The values of the input's `__proto__` fields (engine/proto-keys.ts), or undefined. */
+  /** The values of the input's `__proto__` fields (json/proto-keys.ts), or undefined. */
   held: Set<object> | undefined;
   /** Appended to a message: where in a chain the converter stands (` (in step v1 -> v2)`). */
   step: string;

@@ -193,8 +193,8 @@ function nonStringKey(map: JsonObject): string | undefined {
 
 /**
  * The converter's private copy of an object's metadata, one `sourceMetadataError` accepted: a
- * deep copy, except `managedFields`, which is shared. It is most of the bytes (a 1 KB object's
- * fieldsV1 tree), converters have no business there, and the apiserver throws away every
+ * deep copy, except `managedFields`, which is shared. It is most of the bytes (its fieldsV1
+ * tree), converters have no business there, and the apiserver throws away every
  * metadata change but labels and annotations anyway (restoreObjectMeta), so copying it would
  * protect nothing the cluster sees. Labels and annotations, maps of strings, take one spread.
  */

@@ -8,7 +8,7 @@ import { stringifySwapped } from "./raw-swap";
  * marked with a random tag, and the text then loses those strings' quotes.
  *
  * With JSON.rawJSON, a small value has its bigints swapped for raw JSON in place for the call
- * (json-raw-swap.ts); a larger one, or one that is not plain data, goes through
+ * (raw-swap.ts); a larger one, or one that is not plain data, goes through
  * `stringifyWithPrototype`.
  */
 export function stringifyWithBigInts(value: unknown, spelling: BigIntSpelling = BIGINT_SPELLING): string {
@@ -22,7 +22,7 @@ export function stringifyWithBigInts(value: unknown, spelling: BigIntSpelling = 
 /**
  * JSON.stringify asks `BigInt.prototype.toJSON` for what to print in a bigint's place: it is
  * set for the time of the call. A replacer function would do the same without touching a
- * prototype, but JSON.stringify calls it for every value, which doubles the call's time;
+ * prototype, but JSON.stringify calls it for every value, which slows the whole call down;
  * toJSON is asked for by bigints alone. The call is synchronous: the only code that can see the
  * method is a toJSON or a getter inside `value` itself.
  */

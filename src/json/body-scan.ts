@@ -3,9 +3,9 @@ import { utf8Length } from "./size";
 
 /**
  * The shape of a review body, read in one pass over its text before it is parsed, so that a
- * body over a limit is refused before its tree is built (building it is what costs: seconds
- * for 32 MiB of `{}`, against a tenth of that for this pass). It finds how deep the body nests,
- * whether a number may need the careful decoder (protocol/json-numbers.ts), and where
+ * body over a limit is refused before its tree is built (building it is what costs; this pass
+ * is a small part of that: docs/performance.md, What one body can cost). It finds how deep the
+ * body nests, whether a number may need the careful decoder (numbers.ts), and where
  * `request.objects` is, how many elements it holds and which first exceeds the size limit.
  */
 export interface BodyShape {
@@ -22,7 +22,7 @@ export interface BodyShape {
   objectsArrays: number;
   /**
    * Whether a string in the body (a key, or a value) reads `__proto__`, spelled plainly or with
-   * `\u` escapes: false means no object in it has a key of that name (engine/proto-keys.ts).
+   * `\u` escapes: false means no object in it has a key of that name (proto-keys.ts).
    */
   protoKey: boolean;
 }

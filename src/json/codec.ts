@@ -12,8 +12,8 @@ export { OutOfRange } from "./numbers";
  * fields) and turns numbers beyond a double's range into Infinity or 0. Both need a run of 16
  * digits or an exponent of three digits, so a body without either takes the native parser
  * alone. The rare other body is parsed natively too and its rounded integers put back as
- * `bigint` (protocol/json-rounded.ts; printed back byte-exact); where that cannot be sure, or
- * a number is beyond a double's range (refused or marked), protocol/json-numbers.ts reads it.
+ * `bigint` (rounded.ts; printed back byte-exact); where that cannot be sure, or
+ * a number is beyond a double's range (refused or marked), numbers.ts reads it.
  * Nothing here recurses: the apiserver sends objects nested up to 10,000 levels.
  */
 
@@ -25,7 +25,7 @@ export interface Decoded {
 }
 
 export interface DecodeOptions {
-  /** What a scan of the text already knows (protocol/body-scan.ts); without it, regular expressions decide. */
+  /** What a scan of the text already knows (body-scan.ts); without it, regular expressions decide. */
   carefulNumbers?: boolean;
   /**
    * A number beyond a double's range: a JsonError (the default), or an `OutOfRange` in its
@@ -49,7 +49,7 @@ export function mayHoldCarefulNumber(text: string): boolean {
  * Parsed natively and walked first: JSON.parse changes only integers beyond ±2^53
  * (rounded to doubles of magnitude 2^53 or more) and numbers beyond a double's range (0 or
  * ±Infinity), so a tree without a number of those values holds none that needs care, and the
- * text is not searched at all. Otherwise only a run of 16 digits is looked for (half the search
+ * text is not searched at all. Otherwise only a run of 16 digits is looked for (less than the search
  * for both kinds of careful numbers), and the tree read carefully if the text holds one; without
  * one, only a 0 or a number not finite has the text searched for a long exponent, and read
  * carefully if it holds one. The shape's depth and `__proto__` keys are the decoded tree's,
@@ -67,7 +67,7 @@ export function decodeWithShape(text: string, options: DecodeOptions = {}): { de
   return { decoded, shape };
 }
 
-// Spelled out, as CAREFUL_NUMBER's (json-numbers.ts says why).
+// Spelled out, as CAREFUL_NUMBER's (numbers.ts says why).
 const SIXTEEN_DIGITS = /\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d/;
 
 export function decodeJson(text: string, options: DecodeOptions = {}): Decoded {
@@ -78,7 +78,7 @@ export function decodeJson(text: string, options: DecodeOptions = {}): Decoded {
 
 /** `decodeJson` of a text that may hold careful numbers, given `tree`, what JSON.parse made of it (put back in place). */
 function decodeCarefully(text: string, tree: unknown, options: DecodeOptions): Decoded {
-  // The text as it is, its rounded integers put back (json-rounded.ts); the markers where that cannot be sure.
+  // The text as it is, its rounded integers put back (rounded.ts); the markers where that cannot be sure.
   const rounded = putBackRounded(text, tree);
   if (rounded) return { ...rounded, outOfRange: false };
   const read = readMarked(text);
@@ -97,7 +97,7 @@ function decodeCarefully(text: string, tree: unknown, options: DecodeOptions): D
 /**
  * The text parsed with its careful numbers marked, or undefined if it holds none. Marked first
  * without knowing where strings are, which is exact unless a long number stands in a string
- * (the marked text then fails to parse, json-numbers.ts says why); then again, exactly.
+ * (the marked text then fails to parse, numbers.ts says why); then again, exactly.
  */
 function readMarked(text: string): { parsed: unknown; marked: Rewritten } | undefined {
   const guessed = markNumbers(text);
@@ -146,7 +146,7 @@ export function encodeJson(value: unknown, lossless = false, deep = false): stri
       const bigint = error instanceof TypeError && /BigInt/i.test(error.message);
       if (bigint && !lossless) return encodeJson(value, true);
       // Still a bigint: one boxed in an object, past the replacer where BigInt.prototype is
-      // frozen (protocol/json-bigints.ts); the printer unboxes it.
+      // frozen (bigints.ts); the printer unboxes it.
       if (!bigint && !(error instanceof RangeError)) throw error;
     }
   }

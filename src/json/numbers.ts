@@ -7,11 +7,11 @@ import { stringEnd } from "./string-end";
  * replaced in the text by a marker string, the text parsed natively (at any depth, at native
  * speed), and the markers swapped for their values in one iterative walk: a `bigint` for an
  * integer, an `OutOfRange` for a number no double can hold. Bodies whose only such numbers are
- * integers, each double made by one spelling, are read by json-rounded.ts instead, without a
+ * integers, each double made by one spelling, are read by rounded.ts instead, without a
  * marked copy of the text; these markers read the rest. JSON.parse's reviver could hand
  * over each number's source text instead (Node 21+, workerd), but calling it for every value
- * makes a parse four to nine times slower, where marking adds half a parse to two
- * (docs/performance.md).
+ * slows a parse down several times more than marking does (docs/performance.md: Integers
+ * beyond 2^53, `npm run bench -- --only=int64`).
  */
 
 /** Stands in the tree for a number beyond a double's range: no JavaScript value holds it. */
@@ -37,7 +37,7 @@ const NONZERO_DIGIT = /[1-9]/;
  * ±2^53 has one), or a digit, an exponent of three digits or more and what may follow a number
  * (a number beyond a double's range needs that exponent or a run of sixteen digits; what
  * follows rules out ids such as `9c1e-000000000001`). The digits spelled out: V8's regex
- * engine skips ahead on a fixed run of them, ten times faster than with \d{15}.
+ * engine skips ahead on a fixed run of them, far faster than on \d{15}.
  */
 export const CAREFUL_NUMBER = /\d(?:\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d|[eE][+-]?\d\d\d+(?:[,}\]\s]|$))/;
 
@@ -54,7 +54,7 @@ let escapedPrefix: string | undefined;
  * would refuse.
  *
  * Whether a number stands in a string is not looked for (`exact` false) or known (`exact`,
- * every string before it skipped quote to quote, which costs half a parse on text dense with
+ * every string before it skipped quote to quote, which costs much of a parse on text dense with
  * strings). Not looked for, a number in a string is replaced all the same: the marker's opening
  * quote then ends that string (a digit never follows an escaping backslash, so that quote is
  * never escaped), and the backslash the marker starts with stands outside any string, where

@@ -1,9 +1,9 @@
 /**
  * JSON text of a value, exactly as `JSON.stringify(value)` writes it, but without recursion
  * and with `bigint` printed as the integer it is. V8's JSON.stringify runs out of stack a few
- * thousand levels down, and takes a time that grows with the square of the depth well before
- * (6 ms for one 4,000-deep chain), while the apiserver sends objects nested up to 10,000
- * levels: deep values are printed here. A cycle throws a TypeError, as JSON.stringify does.
+ * thousand levels down, and takes a time that grows with the square of the depth well before,
+ * while the apiserver sends objects nested up to 10,000 levels: deep values are printed here.
+ * A cycle throws a TypeError, as JSON.stringify does.
  */
 export function printJson(root: unknown): string | undefined {
   const first = prepare(root, "");

@@ -2,7 +2,7 @@
  * JSON.stringify of a small value holding bigints with no prototype touched: each `bigint` is
  * swapped in its place for `JSON.rawJSON` of its digits, the value printed plainly, and every
  * bigint put back before the text is returned. Setting `BigInt.prototype.toJSON` for the call
- * and deleting it again (json-bigints.ts) costs more than walking a reply of one object, and
+ * and deleting it again (bigints.ts) costs more than walking a reply of one object, and
  * JSON.stringify slows down once it has called a toJSON; on a large reply the walk costs more
  * than both, so it gives up after `VALUES_WALKED` values.
  *

@@ -3,7 +3,7 @@ import { replaceLeaves } from "./tree-leaves";
 
 /**
  * Integers beyond ±2^53 put back exact into the tree JSON.parse made of the text itself: no
- * second text to build and parse (the markers' way, json-numbers.ts, which most of their cost
+ * second text to build and parse (the markers' way, numbers.ts, which most of their cost
  * was). JSON.parse rounds such an integer to a double of magnitude 2^53 or more, and every
  * number the text spells with that magnitude has a run of sixteen digits or an exponent, which
  * a regular expression finds. Each such spelling is noted under the double it makes; a walk of

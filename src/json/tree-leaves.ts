@@ -2,7 +2,7 @@ import { objectPrototypeIsPolluted } from "./polluted-prototype";
 
 /**
  * Puts values back into the leaves of a tree JSON.parse made: the numbers it rounded
- * (json-rounded.ts) or the marker strings that stood for numbers (json-numbers.ts).
+ * (rounded.ts) or the marker strings that stood for numbers (numbers.ts).
  * `replace` is asked about each leaf of type `leaf` and answers what goes in its place,
  * undefined to keep it, or null to give up (the answer is then undefined). The walk is
  * iterative (the tree may be as deep as the text), reads own keys only (Object.prototype may
@@ -42,7 +42,7 @@ export function replaceLeaves(
       }
       continue;
     }
-    // for-in needs no array of keys per object (half the walk's time).
+    // for-in needs no array of keys per object, which is much of a walk's time.
     for (const key in holder) {
       if (inheritedKeys && !Object.hasOwn(holder, key)) continue;
       const item = holder[key];

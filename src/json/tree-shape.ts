@@ -11,20 +11,20 @@ export interface TreeShape {
   protoKey: boolean;
   /**
    * Whether a number is 0 or not finite: what JSON.parse makes of a number beyond a double's
-   * range (`1e-400`, `1e400`), and of nothing else that protocol/json-numbers.ts would change
+   * range (`1e-400`, `1e400`), and of nothing else that numbers.ts would change
    * but an integer of 16 digits or more.
    */
   edgeNumber: boolean;
   /**
    * Whether a number's magnitude is 2^53 or more: what JSON.parse makes of an integer beyond
-   * ±2^53 (rounded), the only other number protocol/json-numbers.ts would change.
+   * ±2^53 (rounded), the only other number numbers.ts would change.
    */
   largeNumber: boolean;
 }
 
 /**
  * One walk of a parsed value for its depth and its `__proto__` keys. Recursive while shallow
- * (a third faster than a walk with its own stack, and every real object is), iterative below
+ * (faster than a walk with its own stack, and every real object is), iterative below
  * that: V8's JSON.parse accepts any depth, so this must too.
  */
 export function treeShape(root: unknown): TreeShape {

@@ -29,8 +29,8 @@ export function goTypeName(value: unknown): string {
 }
 
 /**
- * Deep copy of plain JSON data. A hand loop: about ten times faster than `structuredClone`
- * on metadata, which the engine copies for every object. Recursive while shallow (the common
+ * Deep copy of plain JSON data. A hand loop: far cheaper than `structuredClone` on metadata,
+ * which the engine copies for every object. Recursive while shallow (the common
  * case, and the fastest), iterative below that, so no depth overflows the stack.
  */
 export function copyJson<T>(value: T): T {

@@ -20,7 +20,7 @@ export function createEmfMetrics(options: {
   };
 }
 
-export function emfDocument(namespace: string, timestamp: number, points: MetricPoint[]): Record<string, unknown> {
+function emfDocument(namespace: string, timestamp: number, points: MetricPoint[]): Record<string, unknown> {
   // Dimension values and metric values are root members the directives point at.
   const root: Record<string, unknown> = {};
   const directives = points.map((point) => {

@@ -1,5 +1,4 @@
-export { type CloudWatchOptions, createCloudWatchMetrics } from "./cloudwatch";
-export { createMetrics, type MetricsServices } from "./create-metrics";
-export { createEmfMetrics, emfDocument } from "./emf";
-export { METRICS, type MetricName, type Metrics, noMetrics, type ReviewOutcome, type ShadowOutcome } from "./metrics";
+export { createMetrics } from "./create-metrics";
+export { createEmfMetrics } from "./emf";
+export { type Metrics, noMetrics, type ShadowOutcome } from "./metrics";
 export type { MetricsConfig, MetricsSink } from "./metrics-config";

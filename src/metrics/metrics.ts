@@ -62,7 +62,7 @@ export const METRICS = {
   ShadowFailures: { unit: "Count", help: "shadowed reviews the candidate failed where the live reply did not" },
 } as const satisfies Record<string, { unit: Unit; help: string }>;
 
-export type MetricName = keyof typeof METRICS;
+type MetricName = keyof typeof METRICS;
 
 /** The sink the app talks to. Recording must be cheap and must never throw into a request. */
 export interface Metrics {
@@ -146,7 +146,7 @@ export function rejectionPoint(reason: RejectionReason): MetricPoint {
  * A dimension value CloudWatch takes (1 to 1,024 ASCII characters; anything else fails the whole
  * PutMetricData call) from names a request gave: clipped, printable ASCII, never empty.
  */
-export function dimensionValue(text: string): string {
+function dimensionValue(text: string): string {
   const ascii = text.replace(/[^\x20-\x7e]/gu, "?");
   return ascii.length === 0 ? "(empty)" : clip(ascii);
 }

@@ -3,7 +3,7 @@ import type { Registry } from "../conversion";
 import type { Metrics, ReviewOutcome, ShadowOutcome } from "./metrics";
 
 /** The dimension value of every kind or version the registry does not serve. */
-export const UNSERVED = "other";
+const UNSERVED = "other";
 
 /**
  * Metric dimensions only from names the registry serves. `CRD`, `From` and `To` come from the

@@ -4,7 +4,7 @@ import { summarize } from "../conversion";
 import { checkReply, type SentReview } from "../kube";
 
 /** One object the candidate converted otherwise than the live reply: who, and where (never what). */
-export interface ObjectDifference {
+interface ObjectDifference {
   /** The object's index in the review. */
   index: number;
   /** Its `metadata.uid`, if it has one. */

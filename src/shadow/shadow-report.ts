@@ -5,9 +5,9 @@ import type { Metrics } from "../metrics";
 import type { ShadowSubject, ShadowVerdict } from "./shadow-comparison";
 
 /** Paths named in one log line; the rest are counted (`morePaths`). */
-export const PATHS_PER_LINE = 10;
+const PATHS_PER_LINE = 10;
 /** Lines about differing objects per review; each says how many objects differ in all. */
-export const LINES_PER_REVIEW = 5;
+const LINES_PER_REVIEW = 5;
 /** Characters of one path kept: paths hold keys, and keys can be long. */
 const PATH_LIMIT = 200;
 

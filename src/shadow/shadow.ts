@@ -16,18 +16,18 @@ import { reportShadow, type ShadowBreakdown } from "./shadow-report";
  * is abandoned and counted as failed. Generous for a conversion, short next to a Worker's
  * `waitUntil` and a Lambda invocation.
  */
-export const SHADOW_BUDGET_MS = 1_000;
+const SHADOW_BUDGET_MS = 1_000;
 /**
  * After a shadow that took `t`, none starts for `IDLE_FACTOR * t`: whatever the candidate does,
  * shadow work holds at most one part in IDLE_FACTOR + 1 of an instance's time.
  */
-export const IDLE_FACTOR = 9;
+const IDLE_FACTOR = 9;
 /**
  * A shadow that could not start within this long of its review is dropped: the event loop was
  * busy with live requests, or the instance was frozen between them (Lambda, after a result),
  * and would otherwise run the candidate in the next request's time.
  */
-export const START_WITHIN_MS = 100;
+const START_WITHIN_MS = 100;
 /**
  * Longest request text shadowed, in characters. The shadow reads a review three more times (the
  * candidate's parse, the comparison's, each reply's); on a large LIST that is memory a Worker's

@@ -6,7 +6,7 @@ import type { SourceObject } from "./read-objects";
 
 export type Outcome = Comparison["outcome"];
 
-export interface ObjectDiff {
+interface ObjectDiff {
   name: string;
   origin: string;
   /** `CronTab.example.com` */
@@ -16,7 +16,7 @@ export interface ObjectDiff {
   versions: Array<{ to: string } & Comparison>;
 }
 
-export interface SummaryRow {
+interface SummaryRow {
   kind: string;
   to: string;
   counts: Record<Outcome, number>;

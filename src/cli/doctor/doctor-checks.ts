@@ -23,7 +23,7 @@ export interface DoctorOptions {
   stackUrls?: StackUrls;
 }
 
-export interface CrdReport {
+interface CrdReport {
   crd: string;
   kind: string;
   /** The URL probed, token hidden; absent when nothing was probed. */

@@ -1,4 +1,4 @@
-export type Severity = "error" | "warning" | "info";
+type Severity = "error" | "warning" | "info";
 
 /**
  * One thing doctor found. `error`: the apiserver would fail, refuse the CRD, or lose data;

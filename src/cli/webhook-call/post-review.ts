@@ -137,8 +137,6 @@ export function createPoster(url: string, connection: Connection = {}) {
   return { url: target, post, close: () => agent.destroy() };
 }
 
-export type Poster = ReturnType<typeof createPoster>;
-
 function peerOf(socket: TLSSocket): TlsPeer {
   const certificate = socket.getPeerX509Certificate();
   const error = socket.authorizationError as unknown;

@@ -74,8 +74,8 @@ const OWN_METRIC_ALARMS: readonly CrdshiftAlarmName[] = [
 ];
 
 /** The apiserver logs a trace for a call over 50 ms + 8 ms per object; a read is one object. */
-export const TRACE_THRESHOLD_ONE_OBJECT_MS = 58;
-export const NEAR_TIMEOUT_MS = 15_000;
+const TRACE_THRESHOLD_ONE_OBJECT_MS = 58;
+const NEAR_TIMEOUT_MS = 15_000;
 
 /**
  * crdshift's own metrics, each in its undimensioned series: an alarm watches one series and

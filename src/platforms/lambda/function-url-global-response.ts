@@ -4,7 +4,7 @@ import { LightResponse } from "./function-url-light-response";
  * This file replaces `globalThis.Response` for the whole process: every `new Response()` after
  * the call, in crdshift, Hono and the user's own code alike, builds a LightResponse. Only the
  * Lambda entry calls it, because a Lambda process is the function's alone and a cold start that
- * loads undici (30-45 ms) is paid by the apiserver's request.
+ * loads undici is paid by the apiserver's request (docs/performance.md: Lambda cold start).
  */
 
 let installed = false;

@@ -6,7 +6,7 @@ import { EventRequest } from "./function-url-request";
 /**
  * AWS Lambda function URL events (payload format 2.0, BUFFERED) to the Hono app and back, as
  * AWS documents them. In place of `hono/aws-lambda` (deprecated, and it builds Node's own
- * Request and Headers, which loads undici: 30-45 ms of every cold start).
+ * Request and Headers, which loads undici and lengthens every cold start).
  */
 export type { FunctionUrlBindings, FunctionUrlEvent, FunctionUrlResult, LambdaContext };
 

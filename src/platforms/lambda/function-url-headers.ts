@@ -2,10 +2,10 @@ import { quote } from "../../json/index";
 
 /**
  * A `Headers` that does not load Node's fetch implementation (undici), which Node only loads the
- * first time any of `Headers`, `Request` or `Response` is touched: 30-45 ms of a Lambda cold
- * start on a small machine. Same behaviour for what Hono and the adapter use: names are
- * case-insensitive, values trimmed, repeated values joined with ", " (Set-Cookie kept apart),
- * iteration in name order.
+ * first time any of `Headers`, `Request` or `Response` is touched: a large share of a Lambda
+ * cold start (docs/performance.md: Lambda cold start). Same behaviour for what Hono and the
+ * adapter use: names are case-insensitive, values trimmed, repeated values joined with ", "
+ * (Set-Cookie kept apart), iteration in name order.
  */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const OUTER_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
