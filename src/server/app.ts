@@ -95,8 +95,8 @@ export function createWebhook(options: AppOptions): Webhook {
     const headers = reply.headers ? { ...reply.headers, "Content-Type": JSON_CONTENT_TYPE } : JSON_HEADERS;
     return c.body(reply.body, reply.status as ContentfulStatusCode, headers);
   };
-  // A refusal answered before the body was read: see drainBody.
-  const refuse = async (c: Context, reply: HttpReply) => {
+  // A rejection answered before the body was read: see drainBody.
+  const reject = async (c: Context, reply: HttpReply) => {
     await drainBody(c.req.raw, config.bodyLimitBytes);
     return send(c, reply);
   };
@@ -112,18 +112,18 @@ export function createWebhook(options: AppOptions): Webhook {
       header: (name) => c.req.header(name),
       callerAddress: () => callerAddress?.(c),
     };
-    const refusal = admit(head);
-    if (refusal) return refuse(c, report.refuse(refusal));
+    const rejection = admit(head);
+    if (rejection) return reject(c, report.reject(rejection));
     const answer = review(platformDeadline?.(c));
     const length = declaredLength(head);
     // Counted from the declared length, or from nothing up as a body without one streams in.
     const lease = inFlight.tryReserve(length ?? 0) ?? (await inFlight.reserve(length ?? 0));
-    if (!lease) return refuse(c, report.refuse(BUSY));
+    if (!lease) return reject(c, report.reject(BUSY));
     try {
       let body: string;
       if (length === undefined) {
         const read = await readStreamed(c.req.raw, lease);
-        if ("refused" in read) return send(c, read.refused);
+        if ("rejected" in read) return send(c, read.rejected);
         body = read.text;
       } else {
         try {
@@ -141,7 +141,7 @@ export function createWebhook(options: AppOptions): Webhook {
   app.all("/convert", convert);
   app.all("/convert/:token", convert);
 
-  app.notFound((c) => refuse(c, report.notFound()));
+  app.notFound((c) => reject(c, report.notFound()));
   app.onError((error, c) => send(c, report.internalError(error)));
   return { app, admit, review, inFlight, report };
 }

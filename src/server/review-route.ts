@@ -44,7 +44,7 @@ export function createReviewRoute(options: ReviewRouteOptions): ReviewRoute {
     const budget = { deadline, budgetMs: Math.max(0, Math.round(deadline - started)), now };
     return (body) => {
       const answer = (outcome: BodyOutcome): HttpReply => {
-        if (!outcome.ok) return report.refuse({ reason: outcome.reason, status: 400, message: outcome.message });
+        if (!outcome.ok) return report.reject({ reason: outcome.reason, message: outcome.message });
         const reported = report.reviewed(outcome.review, outcome.failure, now() - started, first);
         const after = followUp ? both(reported, followUp(body, outcome.text)) : reported;
         return { status: 200, body: outcome.text, ...(after ? { after } : {}) };

@@ -77,7 +77,7 @@ export function nodeReviewRoute(
     let gone = false;
     req.once("close", () => (gone = true));
     void inFlight.reserve(length).then((granted) => {
-      if (!granted) return send(res, report.refuse(BUSY));
+      if (!granted) return send(res, report.reject(BUSY));
       if (gone) return granted.release();
       read(granted);
     });
