@@ -52,7 +52,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   "platforms/lambda": ["log.ts", "json", "conversion", "metrics", "server"],
   "platforms/aws-cdk": ["platforms/lambda"],
   testing: ["kube", "check"],
-  cli: ["log.ts", "json", "kube", "conversion", "compare", "codegen", "check", "server"],
+  cli: ["outcome.ts", "log.ts", "json", "kube", "conversion", "compare", "codegen", "check", "server"],
   "index.ts": ["log.ts", "kube", "conversion", "metrics", "server"],
 };
 

@@ -77,10 +77,10 @@ export async function probe(
         for (const { request, expected } of chosen) {
           const result = await live.convert(request);
           calls++;
-          if (result.status === undefined) {
+          if (result.callFailure !== undefined) {
             found.push(
               error(
-                /deadline/.test(errorOf(result.verdict)) ? "probe-timeout" : "probe-unreachable",
+                result.callFailure === "timeout" ? "probe-timeout" : "probe-unreachable",
                 errorOf(result.verdict),
                 "check the URL, and that the webhook is up and reachable from the apiserver",
               ),
