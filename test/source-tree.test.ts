@@ -44,7 +44,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   compare: ["json", "kube"],
   codegen: ["json", "kube", "conversion"],
   metrics: ["outcome.ts", "log.ts", "json", "kube", "conversion"],
-  check: ["json", "kube", "conversion", "compare"],
+  check: ["outcome.ts", "json", "kube", "conversion", "compare"],
   shadow: ["outcome.ts", "log.ts", "json", "kube", "conversion", "compare", "metrics"],
   server: ["outcome.ts", "log.ts", "json", "kube", "conversion", "metrics", "shadow"],
   "platforms/node": ["log.ts", "kube", "conversion", "metrics", "server"],

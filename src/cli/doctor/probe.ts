@@ -36,7 +36,7 @@ export async function probe(
 ): Promise<Finding[]> {
   const shown = redactUrl(options.url);
   const gate = probeTarget(crd, options);
-  if ("skip" in gate) return gate.skip;
+  if (!gate.ok) return gate.skip;
   const { target } = gate;
   const found: Finding[] = gate.found;
   const bundle = crd.caBundle !== undefined ? readCaBundle(crd.caBundle) : undefined;
