@@ -14,7 +14,7 @@ export interface ReviewLimits {
   replyLimitBytes?: number | undefined;
 }
 
-// Metadata larger than this is not read just to name an object refused for its size.
+// Metadata larger than this is not read just to name an object failed for its size.
 const METADATA_READ_LIMIT = 1024 * 1024;
 
 /**
@@ -40,7 +40,7 @@ export function envelopeProblem(text: string, shape: BodyShape): string | undefi
 }
 
 /**
- * Why a review is refused as a whole, decided from the scan of its text before it is parsed:
+ * Why a review fails as a whole, decided from the scan of its text before it is parsed:
  * too many objects, or one object too large (its size is that of its text, as sent).
  */
 export function limitFailureBeforeParse(text: string, shape: BodyShape, limits: ReviewLimits): Failure | undefined {

@@ -58,7 +58,7 @@ export const BUSY: Rejection = {
 };
 
 /**
- * Why a request is refused before its body is read, in this order: the caller's network and
+ * Why a request is rejected before its body is read, in this order: the caller's network and
  * the token (so nothing else is revealed without them), the method, the content type, the
  * declared size. A body sent without a length is counted as it is read, by the platform's glue
  * (see `declaredLength`). Plain checks in a row rather than a middleware chain: every request
