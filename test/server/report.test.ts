@@ -3,13 +3,13 @@ import { REASON_LIMIT } from "../../src/json/clip";
 import type { LogReviews } from "../../src/server/config";
 import { createReport } from "../../src/server/report";
 import type { LogRecord } from "../../src/log";
-import type { Metrics, ReviewOutcome } from "../../src/metrics/metrics";
+import type { Metrics, MeasuredReview } from "../../src/metrics/metrics";
 import { type FailureCode, failureOf, type RejectionReason } from "../../src/outcome";
 
 function reported(logReviews: LogReviews = "failures") {
   const logs: LogRecord[] = [];
   const rejected: RejectionReason[] = [];
-  const reviews: ReviewOutcome[] = [];
+  const reviews: MeasuredReview[] = [];
   const pending = Promise.resolve();
   const metrics: Metrics = {
     review: (outcome) => reviews.push(outcome),
