@@ -1,7 +1,13 @@
 /**
  * The words for how a request ends, named once: logs, metrics and the README's tables use these
- * (test/outcomes.test.ts holds the README to them). A new cause or reason is a line here, the
+ * (test/outcome.test.ts holds the README to them). A new code or reason is a line here, the
  * place that raises it, and a row in the README.
+ *
+ * Two endings, never confused: a review answered with a `Failure` (HTTP 200: the apiserver
+ * shows its message to users) and a request rejected before it was a review (a `Rejection`,
+ * 4xx). Code decides by `cause`, `code` and `reason`, never by a message's words: messages are
+ * for people, built where the facts they name are (conversion/failure-messages.ts and the
+ * checks that raise each code; server/admission.ts for rejections).
  */
 
 /** Why a review was answered with `Failure` (still HTTP 200; the apiserver shows the message to its users). */
@@ -32,7 +38,62 @@ export const FAILURE_CAUSES = [
 
 export type FailureCause = (typeof FAILURE_CAUSES)[number];
 
-/** Why a request was refused before it was a review (a 4xx with a short JSON error). */
+/**
+ * What exactly failed, for code that acts on a failure (the test kit, the CLI), each under the
+ * one cause it belongs to. A cause with a single code uses its own name.
+ */
+export const FAILURE_CODES = {
+  /** A converter threw or its promise rejected (the failure holds what it threw). */
+  "converter-threw": "converter-error",
+  /** A converter returned null, an array or a primitive. */
+  "result-not-object": "converter-error",
+  /** A converter's result holds what JSON cannot carry or what could not be read (NaN, a cycle, a getter that throws). */
+  "result-unreadable": "converter-error",
+  /** A converter's result does not match its target version's schema. */
+  "result-schema-mismatch": "converter-error",
+  /** A converter's result could not be written as JSON (its shared managedFields). */
+  "result-unprintable": "converter-error",
+  /** An object does not match its source version's schema. */
+  "schema-mismatch": "schema-mismatch",
+  /** An object of one API group asked for in another. */
+  "group-changed": "unknown-kind",
+  /** No converters for the object's kind in its group. */
+  "kind-not-served": "unknown-kind",
+  /** `desiredAPIVersion` is not of the form `group/version`. */
+  "desired-version-malformed": "unknown-version",
+  /** The object's version or the desired one is not a version of the kind. */
+  "version-not-served": "unknown-version",
+  /** An element of `request.objects` that is not a JSON object. */
+  "not-an-object": "invalid-object",
+  /** An apiVersion missing or not of the form `group/version`. */
+  "api-version-invalid": "invalid-object",
+  /** No kind, or an empty one. */
+  "kind-missing": "invalid-object",
+  /** Metadata no apiserver could have sent (not an object, a name that is not a string, …). */
+  "metadata-invalid": "invalid-object",
+  /** An object nested too deeply to convert. */
+  "nested-too-deeply": "invalid-object",
+  /** A number no 64-bit float holds (`1e400`). */
+  "number-out-of-range": "invalid-object",
+  /** A converter set labels the apiserver would refuse. */
+  "labels-invalid": "invalid-metadata",
+  /** A converter set annotations the apiserver would refuse. */
+  "annotations-invalid": "invalid-metadata",
+  "budget-exceeded": "budget-exceeded",
+  "too-many-objects": "too-many-objects",
+  "object-too-large": "object-too-large",
+  "reply-too-large": "reply-too-large",
+  "internal-error": "internal-error",
+} as const satisfies Record<string, FailureCause>;
+
+export type FailureCode = keyof typeof FAILURE_CODES;
+
+/** The cause a code belongs to. */
+export function causeOf(code: FailureCode): FailureCause {
+  return FAILURE_CODES[code];
+}
+
+/** Why a request was rejected before it was a review (a 4xx with a short JSON error). */
 export const REJECTION_REASONS = [
   /** An unknown path or a wrong token. */
   "not-found",
@@ -58,20 +119,47 @@ export const REJECTION_REASONS = [
 
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
+/** The HTTP status of each rejection: one per reason, so that no caller picks its own. */
+export const REJECTION_STATUS = {
+  "not-found": 404,
+  // As an unknown path: nothing is revealed to a caller outside the allowed networks.
+  "source-not-allowed": 404,
+  "method-not-allowed": 405,
+  "unsupported-media-type": 415,
+  "too-large": 413,
+  busy: 429,
+  "body-unreadable": 400,
+  "too-deep": 400,
+  "invalid-json": 400,
+  "invalid-review": 400,
+} as const satisfies Record<RejectionReason, number>;
+
+export type RejectionStatus = (typeof REJECTION_STATUS)[RejectionReason];
+
 /** A conversion that did not happen: the message names the object and what was wrong. */
 export interface Failure {
   cause: FailureCause;
+  code: FailureCode;
   message: string;
 }
 
-/** A request refused before it was a review. */
+/** A failure of `code`, under its cause. */
+export function failureOf(code: FailureCode, message: string): Failure {
+  return { cause: FAILURE_CODES[code], code, message };
+}
+
+/** A request rejected before it was a review: its status is REJECTION_STATUS[reason]. */
 export interface Rejection {
   reason: RejectionReason;
+  /** The error the caller reads. */
   message: string;
+  headers?: Readonly<Record<string, string>>;
+  /** What only the log needs. */
+  detail?: string;
 }
 
 /**
  * The one shape of an outcome: `{ ok: true, ...what it made }` or `{ ok: false, ...why not }`
- * (a `Failure`, a `Rejection`), told apart by `ok` alone.
+ * (a `Failure`, a `Rejection`, an error in words), told apart by `ok` alone.
  */
 export type Result<Made, Why> = ({ ok: true } & Made) | ({ ok: false } & Why);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { FAILURE_CAUSES, REJECTION_REASONS } from "../src/outcome";
+import { FAILURE_CAUSES, FAILURE_CODES, REJECTION_REASONS, REJECTION_STATUS } from "../src/outcome";
 
 const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
@@ -11,22 +11,28 @@ const cellsOf = (line: string) =>
     .split("|")
     .map((cell) => cell.trim());
 
-/**
- * The `code` spans in one column of the README table whose header names that column, every
- * row's (a cell may name several: `a`, `b` / `c`).
- */
-function namesInColumn(markdown: string, column: string): string[] {
+/** The rows of the README table whose header names `column`, each as its cells by header. */
+function rowsOf(markdown: string, column: string): Array<Record<string, string>> {
   const lines = markdown.split("\n");
   const header = lines.findIndex((line) => line.trimStart().startsWith("|") && cellsOf(line).includes(column));
   if (header < 0) throw new Error(`the README has no table with a "${column}" column`);
-  const at = cellsOf(lines[header]!).indexOf(column);
-  const names: string[] = [];
+  const names = cellsOf(lines[header]!);
+  const rows: Array<Record<string, string>> = [];
   // After the header and its |---| line, to the first line that is not a row.
   for (const line of lines.slice(header + 2)) {
     if (!line.trimStart().startsWith("|")) break;
-    for (const match of (cellsOf(line)[at] ?? "").matchAll(/`([^`]+)`/g)) names.push(match[1]!);
+    const cells = cellsOf(line);
+    rows.push(Object.fromEntries(names.map((name, i) => [name, cells[i] ?? ""])));
   }
-  return names;
+  return rows;
+}
+
+/** The `code` spans of a cell (a cell may name several: `a`, `b` / `c`). */
+const spans = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+
+/** The `code` spans in one column of the README table whose header names that column, every row's. */
+function namesInColumn(markdown: string, column: string): string[] {
+  return rowsOf(markdown, column).flatMap((row) => spans(row[column]!));
 }
 
 describe("the README's tables name the outcomes crdshift reports, each once", () => {
@@ -36,6 +42,24 @@ describe("the README's tables name the outcomes crdshift reports, each once", ()
 
   it("the status table: every rejection reason, and nothing else", () => {
     expect(namesInColumn(README, "reason").sort()).toEqual([...REJECTION_REASONS].sort());
+  });
+
+  it("the cause table: each cause's codes in its row, as outcome.ts files them", () => {
+    const filed = Object.entries(FAILURE_CODES).map(([code, cause]) => `${cause} ${code}`);
+    const listed = rowsOf(README, "cause").flatMap((row) =>
+      spans(row.code!).map((code) => `${spans(row.cause!)[0]} ${code}`),
+    );
+    expect(listed.sort()).toEqual(filed.sort());
+  });
+
+  it("the status table: each reason under the status crdshift answers it with", () => {
+    // A row of several statuses pairs them with its reasons in order (`405 / 413` with `a` / `b`).
+    const listed = rowsOf(README, "reason").flatMap((row) => {
+      const statuses = row.status!.split("/").map((status) => Number(status.trim()));
+      return row.reason!.split("/").flatMap((group, i) => spans(group).map((reason) => `${reason} ${statuses[i]}`));
+    });
+    const answered = Object.entries(REJECTION_STATUS).map(([reason, status]) => `${reason} ${status}`);
+    expect(listed.sort()).toEqual(answered.sort());
   });
 
   it("the vocabulary itself names each outcome once", () => {

@@ -44,7 +44,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   compare: ["json", "kube"],
   codegen: ["json", "kube", "conversion"],
   metrics: ["outcome.ts", "log.ts", "json", "kube", "conversion"],
-  check: ["json", "kube", "conversion", "compare"],
+  check: ["outcome.ts", "json", "kube", "conversion", "compare"],
   shadow: ["outcome.ts", "log.ts", "json", "kube", "conversion", "compare", "metrics"],
   server: ["outcome.ts", "log.ts", "json", "kube", "conversion", "metrics", "shadow"],
   "platforms/node": ["log.ts", "kube", "conversion", "metrics", "server"],
@@ -52,7 +52,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   "platforms/lambda": ["log.ts", "json", "conversion", "metrics", "server"],
   "platforms/aws-cdk": ["platforms/lambda"],
   testing: ["kube", "check"],
-  cli: ["log.ts", "json", "kube", "conversion", "compare", "codegen", "check", "server"],
+  cli: ["outcome.ts", "log.ts", "json", "kube", "conversion", "compare", "codegen", "check", "server"],
   "index.ts": ["log.ts", "kube", "conversion", "metrics", "server"],
 };
 

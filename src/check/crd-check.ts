@@ -66,7 +66,7 @@ export async function checkAgainstCrd(
   const report: CrdCheckReport = { crd: crd.name, ok: true, versions: [], pairs: [], notChecked: [] };
   const fail = (failure: string) => Object.assign(report, { ok: false, failure });
   const found = kindForCrd(registry, crd);
-  if ("problem" in found) return fail(found.problem);
+  if (!found.ok) return fail(found.problem);
   const { kind } = found;
   const listed = crd.versions.map((version) => version.name);
   const runs = { numRuns: options.runs ?? 100, ...(options.seed !== undefined ? { seed: options.seed } : {}) };

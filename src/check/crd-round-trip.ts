@@ -2,7 +2,7 @@ import { convertObjects, type KindDefinition, type Registry } from "../conversio
 import { type Crd, pruneLikeApiserver, type OpenApiSchema, firstViolation, celRules } from "../kube/crd";
 import { type CelOutcome, checkCelRules } from "./cel-check";
 import { purityProblem } from "./converter-purity";
-import { converterBug, declaredRefusal, reasonOf, undeclaredRefusal } from "./refusals";
+import { declaredRefusal, judgeFailure, undeclaredRefusal } from "./refusals";
 import { type Equivalences, roundTripDifference } from "./round-trip-comparison";
 
 export type SchemaOf = Map<string, Crd["versions"][number]["schema"]>;
@@ -49,17 +49,14 @@ export async function crdRoundTrip(
   if (impure) throw new Error(impure);
   const there = await convertObjects(registry, `${crd.group}/${to}`, [object]);
   if (!there.ok) {
-    // Told apart by what the engine carries, never by its message's words: `thrown` is there
-    // only when a converter threw or rejected.
-    if (there.cause === "converter-error" && "thrown" in there) {
-      const reason = reasonOf(there.message, `${crd.group}/${to}`);
-      const bug = converterBug(there.thrown, reason);
-      if (bug) throw new Error(`converting to ${to} threw ${bug}`);
+    // Told apart by the failure's code and what the converter threw, never by a message's words.
+    const { verdict, text } = judgeFailure(there);
+    if (verdict === "bug") throw new Error(`converting to ${to} threw ${text}`);
+    if (verdict === "refused") {
       const declared = declaredRefusal(kind, from, to) !== undefined;
       // The apiserver would never have stored an input that breaks its own CEL rules: refusing it is no finding.
       const outside = !declared && checkCelRules(object, schemaOf.get(from)).violation !== undefined;
-      if (!declared && !outside)
-        throw new Error(undeclaredRefusal(from, to, reason, `the CRD's ${from} schema accepts`));
+      if (!declared && !outside) throw new Error(undeclaredRefusal(from, to, text, `the CRD's ${from} schema accepts`));
       return { refused: true, refusedOutsideCrd: outside, unvalidated: false, celUnchecked: false };
     }
     throw new Error(`converting to ${to} failed: ${there.message}`);

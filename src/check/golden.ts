@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, extname, join, relative } from "node:path";
 import { jsonDifferences } from "../compare";
 import { showValue } from "../json";
+import type { Failure, Result } from "../outcome";
 import { convertObjects, type Registry } from "../conversion";
 import { parseApiVersion, storedForm } from "../kube";
 import { ManifestError, parseManifests } from "../kube/crd";
@@ -25,7 +26,7 @@ export interface GoldenMismatch {
   case: string;
   from: string;
   to: string;
-  /** What went wrong, in words: the field paths with expected and received values, or the refusal. */
+  /** What went wrong, in words: the field paths with expected and received values, or the failure. */
   message: string;
 }
 
@@ -69,16 +70,21 @@ export function readGoldenCases(dir: string): GoldenCase[] {
   return cases;
 }
 
-/** What converting `object` to `apiVersion` gives, or the refusal's message. */
+/** What converting `object` to `apiVersion` gives, or the failure. */
 export async function convertGolden(
   registry: Registry,
   object: Record<string, unknown>,
   apiVersion: string,
-): Promise<{ ok: true; object: Record<string, unknown> } | { ok: false; message: string }> {
+): Promise<Result<{ object: Record<string, unknown> }, Failure>> {
   const result = await convertObjects(registry, apiVersion, [object]);
   return result.ok
     ? { ok: true, object: result.objects[0] as Record<string, unknown> }
-    : { ok: false, message: result.message };
+    : { ok: false, cause: result.cause, code: result.code, message: result.message };
+}
+
+/** A failed golden conversion in words: a converter's refusal is said to be one, anything else a failure. */
+export function goldenFailure(failure: Failure): string {
+  return `${failure.code === "converter-threw" ? "refused" : "failed"}: ${failure.message}`;
 }
 
 export async function checkGolden(registry: Registry, dir: string): Promise<GoldenReport> {
@@ -91,9 +97,7 @@ export async function checkGolden(registry: Registry, dir: string): Promise<Gold
         if (from === to) continue;
         pairs++;
         const converted = await convertGolden(registry, source.object, String(expected.object.apiVersion));
-        const message = converted.ok
-          ? goldenDifference(expected.object, converted.object)
-          : `refused: ${converted.message}`;
+        const message = converted.ok ? goldenDifference(expected.object, converted.object) : goldenFailure(converted);
         if (message !== undefined) mismatches.push({ case: name, from, to, message });
       }
     }

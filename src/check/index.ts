@@ -19,6 +19,7 @@ export {
   convertGolden,
   formatMismatch,
   goldenDifference,
+  goldenFailure,
   readGoldenCases,
   assertGolden,
   type GoldenCase,

@@ -1,12 +1,29 @@
-import { firstStackFrame, type KindDefinition } from "../conversion";
+import { type BatchFailure, firstStackFrame, type KindDefinition } from "../conversion";
 
 /**
  * Telling a converter's refusal from its bug, and a refusal its kind declared from one it did
  * not. A converter refuses an object by throwing an Error that says why; a TypeError,
  * ReferenceError or RangeError, or a throw of something not an Error, is a bug whatever it says.
  * A refusal of an object its source version accepts is a finding unless the kind declares it
- * (defineKind's `refusals`): in a cluster, one refused object fails the whole LIST.
+ * (defineKind's `refusals`): in a cluster, one refused object fails the whole LIST. Decided by
+ * the failure's code and what the converter threw, never by the words of a message.
  */
+
+/**
+ * A conversion that failed, as a round trip counts it: a converter's `refused` (its reason), its
+ * `bug` (the finding's words), or `failed` for any other code (what was wrong).
+ */
+export interface FailedConversion {
+  verdict: "refused" | "bug" | "failed";
+  text: string;
+}
+
+export function judgeFailure(failure: BatchFailure): FailedConversion {
+  const reason = failure.problem ?? failure.message;
+  if (failure.code !== "converter-threw") return { verdict: "failed", text: reason };
+  const bug = converterBug(failure.thrown, reason);
+  return bug === undefined ? { verdict: "refused", text: reason } : { verdict: "bug", text: bug };
+}
 
 /** What a throw says when it is a bug rather than a refusal, with the stack's first frame; else undefined. */
 export function converterBug(thrown: unknown, reason: string): string | undefined {
@@ -35,11 +52,4 @@ export function undeclaredRefusal(from: string, to: string, reason: string, acce
     `  In a cluster one refused object fails every LIST and watch of the kind in ${to}. Convert it, or, if ${to} ` +
     `truly cannot hold it, declare it in defineKind: refusals: { "${from}->${to}": "why" }`
   );
-}
-
-/** The engine's failure message without the object's name and versions, which a report gives. */
-export function reasonOf(message: string, desired: string): string {
-  const marker = ` -> ${desired}: `;
-  const at = message.indexOf(marker);
-  return at < 0 ? message : message.slice(at + marker.length);
 }

@@ -6,7 +6,7 @@ import { arbitraryFor } from "./arbitrary";
 import { purityProblem } from "./converter-purity";
 import { objectMetadata } from "./object-metadata";
 import { checkCelRules } from "./cel-check";
-import { converterBug, declaredRefusal, reasonOf, undeclaredRefusal } from "./refusals";
+import { declaredRefusal, judgeFailure, undeclaredRefusal } from "./refusals";
 import { type Equivalences, roundTripDifference, show } from "./round-trip-comparison";
 
 export interface PairReport {
@@ -161,21 +161,19 @@ async function roundTrip(
   const from = String(object.apiVersion);
   const there = await convertObjects(registry, `${group}/${to}`, [object]);
   if (!there.ok) {
-    const reason = reasonOf(there.message, `${group}/${to}`);
-    if (!("thrown" in there)) throw new Error(`converting to ${to} failed: ${reason}`);
-    const bug = converterBug(there.thrown, reason);
-    if (bug) throw new Error(`converting to ${to} threw ${bug}`);
+    const { verdict, text } = judgeFailure(there);
+    if (verdict === "failed") throw new Error(`converting to ${to} failed: ${text}`);
+    if (verdict === "bug") throw new Error(`converting to ${to} threw ${text}`);
     // A converter saying no, in words, is the webhook working as it should.
-    return { refused: reason };
+    return { refused: text };
   }
   const back = await convertObjects(registry, from, there.objects);
   if (!back.ok) {
-    const reason = reasonOf(back.message, from);
-    const bug = "thrown" in back ? converterBug(back.thrown, reason) : undefined;
+    const { verdict, text } = judgeFailure(back);
     throw new Error(
-      bug
-        ? `${to} was accepted, but converting it back threw ${bug}`
-        : `${to} was accepted, but converting it back failed: ${reason}`,
+      verdict === "bug"
+        ? `${to} was accepted, but converting it back threw ${text}`
+        : `${to} was accepted, but converting it back failed: ${text}`,
     );
   }
   const difference = roundTripDifference(object, back.objects[0], equivalences);

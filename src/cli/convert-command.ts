@@ -1,4 +1,4 @@
-import { convertObjects, describeObject, type Registry } from "../conversion";
+import { conversionText, convertObjects, describeObject, type Registry } from "../conversion";
 import { isJsonObject } from "../json";
 import { parseApiVersion, failureReply, successReply, parseReview } from "../kube";
 import { type Output, UsageError } from "./io";
@@ -45,7 +45,10 @@ export async function convertDocuments(
     }
     const result = await convertObjects(registry, to, [object]);
     if (result.ok) return result.objects[0];
-    errors.push(`${at}: ${result.message.replace(/^object 0 \([^)]*\) /, "")}`);
+    // Named by its document, not by its place in a one-object batch.
+    const what =
+      result.problem !== undefined && isJsonObject(object) ? conversionText(object, to, result.problem) : undefined;
+    errors.push(`${at}: ${what ?? result.problem ?? result.message}`);
     return object;
   };
 

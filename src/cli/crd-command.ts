@@ -63,7 +63,7 @@ function update(document: Document.Parsed, crd: CrdManifest, registry: Registry,
     );
   }
   const found = kindForCrd(registry, crd);
-  if ("problem" in found) throw new CrdError(found.problem);
+  if (!found.ok) throw new CrdError(found.problem);
   if (crd.apiVersion === "apiextensions.k8s.io/v1") {
     document.setIn(
       ["spec", "conversion"],

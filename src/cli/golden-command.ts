@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { parseApiVersion } from "../kube";
 import { type Registry, sortVersions } from "../conversion";
-import { checkGolden, convertGolden, formatMismatch, goldenDifference, readGoldenCases } from "../check";
+import { checkGolden, convertGolden, formatMismatch, goldenDifference, goldenFailure, readGoldenCases } from "../check";
 import { formatDocuments, type Output, UsageError } from "./io";
 
 /** Where golden cases live unless --dir says otherwise (src/check/golden.ts describes them). */
@@ -66,7 +66,7 @@ export async function recordGolden(
       const shown = relative(options.cwd, target);
       const converted = await convertGolden(registry, source.object, `${apiVersion.group}/${version}`);
       if (!converted.ok) {
-        io.err(`golden ${name}: ${apiVersion.version} -> ${version} refused: ${converted.message}\n`);
+        io.err(`golden ${name}: ${apiVersion.version} -> ${version} ${goldenFailure(converted)}\n`);
         left++;
         continue;
       }

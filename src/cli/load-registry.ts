@@ -92,8 +92,11 @@ function buildErrorText(error: unknown): string {
 /** A module that threw as it loaded: defineKind's own words carry their fix; anything else names where. */
 function importErrorText(source: string, error: unknown): string {
   if (error instanceof DefinitionError || (error instanceof Error && error.name === "DefinitionError")) {
-    const message = error.message;
-    return message.includes(" — ") ? `${source}: ${message}` : `${source}: ${message} — fix the definition it names`;
+    // One from another copy of crdshift is read for the same field.
+    const { fix } = error as DefinitionError;
+    return fix !== undefined
+      ? `${source}: ${error.message}`
+      : `${source}: ${error.message} — fix the definition it names`;
   }
   const what = error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
   const frame = firstStackFrame(error);

@@ -1,15 +1,16 @@
-import type { FailureCause } from "../outcome";
+import type { FailureCode } from "../outcome";
 
 /**
- * What the checks and the converter chain throw when an object cannot be converted: the cause,
- * and what was wrong (the message). They do not know which object they are looking at; the
- * batch loop, which does, names it. Anything else thrown on the way is crdshift's own bug.
+ * What the checks and the converter chain throw when an object cannot be converted: the code
+ * (which says the cause), and what was wrong (the message). They do not know which object they
+ * are looking at; the batch loop, which does, names it. Anything else thrown on the way is
+ * crdshift's own bug.
  */
 export class ConversionFailure extends Error {
   override name = "ConversionFailure";
 
   constructor(
-    readonly failureCause: FailureCause,
+    readonly code: FailureCode,
     problem: string,
     /** What a converter threw or rejected with (boxed: a converter may throw undefined). */
     readonly thrown?: { value: unknown },

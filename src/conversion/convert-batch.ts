@@ -1,5 +1,5 @@
 import { quote, isJsonObject, type JsonObject } from "../json";
-import type { Failure, Result } from "../outcome";
+import { type Failure, failureOf, type Result } from "../outcome";
 import { parseApiVersion } from "../kube";
 import type { Registry } from "./registry";
 import { ConversionFailure } from "./conversion-failure";
@@ -19,10 +19,14 @@ export interface BatchOptions {
   maxDepth?: number;
 }
 
-/** A failed batch: the failure, which object (its index) and, for a converter that threw, what it threw. */
+/**
+ * A failed batch: the failure, which object (its index), what was wrong without the object's
+ * name (`problem`, for a report that names the object itself) and, for a converter that threw
+ * (code `converter-threw`), what it threw: the test kit tells a refusal from a bug by it.
+ */
 export interface BatchFailure extends Failure {
   index?: number;
-  /** Present when a converter threw or rejected: the test kit tells a refusal from a bug by it. */
+  problem?: string;
   thrown?: unknown;
 }
 
@@ -44,8 +48,10 @@ export async function convertObjects(
   if (!desired) {
     return {
       ok: false,
-      cause: "unknown-version",
-      message: `desiredAPIVersion ${quote(desiredAPIVersion)} is not of the form group/version`,
+      ...failureOf(
+        "desired-version-malformed",
+        `desiredAPIVersion ${quote(desiredAPIVersion)} is not of the form group/version`,
+      ),
     };
   }
   const { budget } = options;
@@ -58,7 +64,7 @@ export async function convertObjects(
     if (pastDeadline(budget)) return budgetExceeded(index, batch);
     const object = objects[index];
     if (!isJsonObject(object)) {
-      return { ok: false, cause: "invalid-object", index, message: notAnObjectMessage(index, object) };
+      return { ok: false, index, ...failureOf("not-an-object", notAnObjectMessage(index, object)) };
     }
     try {
       const started = startObject(registry, object, desired, mayHoldProtoKeys, kinds, maxDepth);
@@ -91,22 +97,18 @@ function caught(error: unknown, index: number, object: JsonObject, batch: Batch)
  */
 function objectFailure(error: unknown, index: number, object: JsonObject, desiredAPIVersion: string): BatchFailure {
   if (!(error instanceof ConversionFailure)) {
-    return {
-      cause: "internal-error",
-      message: failureMessage(index, object, desiredAPIVersion, internalErrorText(error)),
-    };
+    const problem = internalErrorText(error);
+    return { ...failureOf("internal-error", failureMessage(index, object, desiredAPIVersion, problem)), problem };
   }
-  const message = failureMessage(index, object, desiredAPIVersion, error.message);
-  return error.thrown
-    ? { cause: error.failureCause, message, thrown: error.thrown.value }
-    : { cause: error.failureCause, message };
+  const problem = error.message;
+  const failure = { ...failureOf(error.code, failureMessage(index, object, desiredAPIVersion, problem)), problem };
+  return error.thrown ? { ...failure, thrown: error.thrown.value } : failure;
 }
 
 function budgetExceeded(index: number, { objects, desiredAPIVersion, budget }: Batch): BatchResult {
   return {
     ok: false,
-    cause: "budget-exceeded",
     index,
-    message: budgetMessage(index, objects, desiredAPIVersion, budget?.budgetMs),
+    ...failureOf("budget-exceeded", budgetMessage(index, objects, desiredAPIVersion, budget?.budgetMs)),
   };
 }

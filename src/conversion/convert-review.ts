@@ -1,4 +1,4 @@
-import type { Failure, Rejection, Result } from "../outcome";
+import { type Failure, type FailureCode, failureOf, type Rejection, type Result } from "../outcome";
 import {
   scanBody,
   type Decoded,
@@ -27,7 +27,7 @@ export interface BodyOptions {
 
 /**
  * What a request body comes to: a review, answered with the reply in `text` (a Failure reply
- * when `failure` is set), or a refusal before it was a review.
+ * when `failure` is set), or a rejection before it was a review.
  */
 export type BodyOutcome = Result<{ review: ConversionReview; text: string; failure?: Failure }, Rejection>;
 
@@ -38,19 +38,19 @@ export type BodyOutcome = Result<{ review: ConversionReview; text: string; failu
  */
 export async function convertBody(registry: Registry, text: string, options: BodyOptions): Promise<BodyOutcome> {
   const { limits } = options;
-  const read = readBody(text, limits);
+  const read = parseBody(text, limits);
   if (!read.ok) return read;
   const { decoded } = read;
   const parsed = parseReview(decoded.value);
   if (!parsed.ok) return parsed;
   const { review } = parsed;
   const { request } = review;
-  const refusal =
-    read.refusal ??
+  const failure =
+    read.limitFailure ??
     limitFailure(request.objects, limits) ??
     (decoded.outOfRange ? outOfRangeFailure(request.objects) : undefined);
-  const result: BatchResult = refusal
-    ? { ok: false, ...refusal }
+  const result: BatchResult = failure
+    ? { ok: false, ...failure }
     : await convertObjects(registry, request.desiredAPIVersion, request.objects, {
         budget: options.budget,
         mayHoldProtoKeys: read.protoKeys ?? mayHoldProtoKey(text),
@@ -61,14 +61,14 @@ export async function convertBody(registry: Registry, text: string, options: Bod
 }
 
 /**
- * A parsed body, how deep it nests (0: too short to matter), the refusal of a limit decided
+ * A parsed body, how deep it nests (0: too short to matter), the failure of a limit decided
  * before parsing (`decoded` is then the envelope alone), and, when the parsed tree was walked,
  * whether a key in it is named `__proto__` (undefined: not walked, the text tells).
  */
 interface Read {
   decoded: Decoded;
   depth: number;
-  refusal: Failure | undefined;
+  limitFailure: Failure | undefined;
   protoKeys?: boolean;
 }
 
@@ -97,21 +97,21 @@ const DECODE_CAREFUL = { outOfRange: "mark", carefulNumbers: true } as const;
  * that need care found by json/codec.ts) and its depth read from the tree; any other is
  * scanned first: over a limit, only the review's envelope is parsed, to answer it.
  */
-function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
+function parseBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
   try {
     // UTF-8 takes at most three bytes per UTF-16 unit: below a third of the limit, no item exceeds it.
     if (text.length <= PARSE_FIRST_LIMIT && text.length * 3 <= limits.maxObjectBytes) {
       // Each level takes two characters: a body this short nests less than the limit, and too
       // little to keep JSON.stringify long (NATIVE_PRINT_DEPTH says why depth matters there).
       if (text.length <= 2 * Math.min(limits.maxDepth, 10_000))
-        return { ok: true, decoded: decodeJson(text, DECODE), depth: 0, refusal: undefined };
+        return { ok: true, decoded: decodeJson(text, DECODE), depth: 0, limitFailure: undefined };
       // The walk that measures the depth also finds any `__proto__` key, which saves searching
       // the text for one (and its escaped spellings), and numbers JSON.parse may have changed.
       const { decoded: walked, shape } = decodeWithShape(text, DECODE);
       const { depth, protoKey } = shape;
       return depth > limits.maxDepth
         ? tooDeep(depth, limits.maxDepth)
-        : { ok: true, decoded: walked, depth, refusal: undefined, protoKeys: protoKey };
+        : { ok: true, decoded: walked, depth, limitFailure: undefined, protoKeys: protoKey };
     }
     const shape = scanBody(text, limits.maxObjectBytes);
     if (shape.depth > limits.maxDepth) return tooDeep(shape.depth, limits.maxDepth);
@@ -126,17 +126,17 @@ function readBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
         message: `body is not a ConversionReview as an apiserver writes one: ${unusual}`,
       };
     }
-    const refusal = limitFailureBeforeParse(text, shape, limits);
-    if (refusal) {
+    const overLimit = limitFailureBeforeParse(text, shape, limits);
+    if (overLimit) {
       const { start, end } = shape.objects!;
       const envelope = decodeJson(`${text.slice(0, start)}[]${text.slice(end + 1)}`, DECODE);
-      return { ok: true, decoded: envelope, depth: 0, refusal };
+      return { ok: true, decoded: envelope, depth: 0, limitFailure: overLimit };
     }
     return {
       ok: true,
       decoded: decodeJson(text, shape.carefulNumbers ? DECODE_CAREFUL : DECODE_PLAIN),
       depth: shape.depth,
-      refusal: undefined,
+      limitFailure: undefined,
       protoKeys: shape.protoKey,
     };
   } catch (error) {
@@ -157,10 +157,10 @@ function tooDeep(depth: number, limit: number): Result<Read, Rejection> {
 function outOfRangeFailure(objects: readonly unknown[]): Failure | undefined {
   const index = objects.findIndex((object) => holdsValue(object, (value) => value instanceof OutOfRange));
   if (index < 0) return undefined; // outside the objects: nothing sent back holds it
-  return {
-    cause: "invalid-object",
-    message: `${describeObject(index, objects[index])}: holds a number beyond the range of a 64-bit float (such as 1e400 or 1e-400), which would not come back unchanged; the apiserver never sends one`,
-  };
+  return failureOf(
+    "number-out-of-range",
+    `${describeObject(index, objects[index])}: holds a number beyond the range of a 64-bit float (such as 1e400 or 1e-400), which would not come back unchanged; the apiserver never sends one`,
+  );
 }
 
 function encodeReply(
@@ -170,11 +170,11 @@ function encodeReply(
   deep: boolean,
   replyLimit?: number,
 ): { text: string; failure?: Failure } {
-  const fail = (cause: Failure["cause"], message: string) => ({
+  const fail = (code: FailureCode, message: string) => ({
     text: encodeJson(failureReply(review, message)),
-    failure: { cause, message },
+    failure: failureOf(code, message),
   });
-  if (!result.ok) return fail(result.cause, result.message);
+  if (!result.ok) return fail(result.code, result.message);
   const { objects } = result;
   let text: string;
   try {
@@ -196,7 +196,7 @@ function encodeReply(
     const why =
       error instanceof TypeError && /circular/i.test(error.message) ? "it refers to itself" : (error as Error).message;
     return fail(
-      "converter-error",
+      "result-unprintable",
       `${convertedName(review, index)}: the converter's result cannot be written as JSON: ${why}`,
     );
   }

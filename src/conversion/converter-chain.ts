@@ -68,7 +68,7 @@ function checkedResult(
   const issue = schemaIssue(step.schema, result);
   if (issue) {
     throw new ConversionFailure(
-      "converter-error",
+      "result-schema-mismatch",
       `the converter's result does not match the ${step.to} schema: ${issue}${where}`,
     );
   }
@@ -78,7 +78,7 @@ function checkedResult(
 }
 
 function converterFailure(error: unknown, steps: Route, step: Step): ConversionFailure {
-  return new ConversionFailure("converter-error", `${converterErrorText(error)}${inStep(steps, step)}`, {
+  return new ConversionFailure("converter-threw", `${converterErrorText(error)}${inStep(steps, step)}`, {
     value: error,
   });
 }

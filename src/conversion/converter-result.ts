@@ -38,7 +38,7 @@ export function readResult(output: unknown, options: ResultOptions): JsonObject 
     const view = typeof output === "object" && output !== null ? walk.view(output, "") : output;
     if (typeof view !== "object" || view === null || isArray(view)) {
       const what = view === null ? "null" : typeof view === "object" ? "an array" : typeof view;
-      throw new ConversionFailure("converter-error", `the converter returned ${what}, not an object${options.step}`);
+      throw new ConversionFailure("result-not-object", `the converter returned ${what}, not an object${options.step}`);
     }
     // With `held`, the metadata's objects may need their fields back (proto-keys.ts): all copied.
     return walk.copyObject(view, 0, options.last && !options.held);
@@ -108,5 +108,5 @@ export function settle(output: Promise<unknown>): Promise<unknown> {
 }
 
 function failure(problem: Unreadable, step: string): ConversionFailure {
-  return new ConversionFailure("converter-error", `${problem.message()}${step}`);
+  return new ConversionFailure("result-unreadable", `${problem.message()}${step}`);
 }

@@ -15,15 +15,23 @@ import { describeObject } from "./describe";
  */
 export function failureMessage(index: number, object: JsonObject, desiredAPIVersion: string, problem: string): string {
   const who = describeObject(index, object);
+  const conversion = conversionText(object, desiredAPIVersion, problem);
+  return conversion === undefined ? `${who}: ${problem}` : `${who} ${conversion}`;
+}
+
+/**
+ * `CronTab example.com/v1 -> example.com/v2: <problem>`: a failure without the object's
+ * name, for a report that names the object its own way; undefined when the object has no valid
+ * apiVersion and kind to say.
+ */
+export function conversionText(object: JsonObject, desiredAPIVersion: string, problem: string): string | undefined {
   const { apiVersion, kind } = object;
   const named =
     typeof apiVersion === "string" &&
     parseApiVersion(apiVersion) !== undefined &&
     typeof kind === "string" &&
     kind.length > 0;
-  return named
-    ? `${who} ${clip(kind)} ${clip(apiVersion)} -> ${clip(desiredAPIVersion)}: ${problem}`
-    : `${who}: ${problem}`;
+  return named ? `${clip(kind)} ${clip(apiVersion)} -> ${clip(desiredAPIVersion)}: ${problem}` : undefined;
 }
 
 export function notAnObjectMessage(index: number, value: unknown): string {

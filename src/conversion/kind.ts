@@ -43,8 +43,16 @@ export interface KindDefinition {
   readonly emptyIsAbsent?: true | readonly string[];
 }
 
+/** What is wrong with a definition, and, when the message says it, how to fix it (`fix`, after a dash). */
 export class DefinitionError extends Error {
   override name = "DefinitionError";
+
+  constructor(
+    problem: string,
+    readonly fix?: string,
+  ) {
+    super(fix === undefined ? problem : `${problem} — ${fix}`);
+  }
 }
 
 const KIND = /^[A-Za-z][A-Za-z0-9]*$/;
@@ -84,13 +92,15 @@ export function defineKind<const V extends Record<string, Schema>>(spec: KindSpe
   for (const [from, targets] of Object.entries(spec.converters ?? {})) {
     if (!versions.has(from)) {
       throw new DefinitionError(
-        `${label}: converters from "${from}", which is not one of its versions (${[...versions.keys()].join(", ")}) — ${renameHint(from, versions)}`,
+        `${label}: converters from "${from}", which is not one of its versions (${[...versions.keys()].join(", ")})`,
+        renameHint(from, versions),
       );
     }
     for (const [to, convert] of Object.entries(targets ?? {})) {
       if (!versions.has(to)) {
         throw new DefinitionError(
-          `${label}: converter ${from} -> ${to} names "${to}", which is not one of its versions (${[...versions.keys()].join(", ")}) — ${renameHint(to, versions)}`,
+          `${label}: converter ${from} -> ${to} names "${to}", which is not one of its versions (${[...versions.keys()].join(", ")})`,
+          renameHint(to, versions),
         );
       }
       if (to === from) throw new DefinitionError(`${label}: converter ${from} -> ${to} converts a version to itself`);
@@ -104,7 +114,8 @@ export function defineKind<const V extends Record<string, Schema>>(spec: KindSpe
   if (unreachable.length > 0) {
     const pairs = unreachable.map(([a, b]) => `${a} -> ${b}`).join(", ");
     throw new DefinitionError(
-      `${label}: no chain of converters for ${pairs}; every version must reach every other one — add converters.${unreachable[0]![0]}.${unreachable[0]![1]} (or a chain through another version)`,
+      `${label}: no chain of converters for ${pairs}; every version must reach every other one`,
+      `add converters.${unreachable[0]![0]}.${unreachable[0]![1]} (or a chain through another version)`,
     );
   }
   const refusals = declaredRefusals(label, spec.refusals, versions);

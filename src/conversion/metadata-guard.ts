@@ -78,13 +78,14 @@ export function guardMaps(original: JsonObject | undefined, converted: Converted
 function changedMap(field: MutableField, next: unknown, before: unknown): Record<string, string> | undefined {
   if (next === undefined || next === null) return undefined;
   if (!(next instanceof MapRead)) {
-    invalidMetadata(`invalid metadata.${field} of type ${goTypeName(next)} in converted object`);
+    invalidMetadata(field, `invalid metadata.${field} of type ${goTypeName(next)} in converted object`);
   }
   // Keys and values read once, in bulk, for both checks: all strings, and unchanged.
   const { keys, values } = next;
   for (let i = 0; i < values.length; i++) {
     if (typeof values[i] !== "string") {
       invalidMetadata(
+        field,
         `metadata.${field}[${keys[i]}] must be a string, but is ${goTypeName(values[i])} in converted object`,
       );
     }
@@ -94,12 +95,12 @@ function changedMap(field: MutableField, next: unknown, before: unknown): Record
   const strings: Record<string, string> = {};
   for (let i = 0; i < keys.length; i++) setField(strings, keys[i]!, values[i] as string);
   const invalid = field === "labels" ? labelsError(strings) : annotationsError(strings);
-  if (invalid) invalidMetadata(invalid);
+  if (invalid) invalidMetadata(field, invalid);
   return strings;
 }
 
-function invalidMetadata(problem: string): never {
-  throw new ConversionFailure("invalid-metadata", problem);
+function invalidMetadata(field: MutableField, problem: string): never {
+  throw new ConversionFailure(field === "labels" ? "labels-invalid" : "annotations-invalid", problem);
 }
 
 /** Whether the map of `keys` and `values` holds the same strings under the same keys as `a`. */

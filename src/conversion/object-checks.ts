@@ -18,13 +18,16 @@ export function sourceVersion(object: JsonObject): GroupVersion {
   const { apiVersion } = object;
   const source = typeof apiVersion === "string" ? parseApiVersion(apiVersion) : undefined;
   if (!source)
-    throw new ConversionFailure("invalid-object", `apiVersion ${shownApiVersion(apiVersion)}, expected group/version`);
+    throw new ConversionFailure(
+      "api-version-invalid",
+      `apiVersion ${shownApiVersion(apiVersion)}, expected group/version`,
+    );
   return source;
 }
 
 export function kindOf(object: JsonObject): string {
   const { kind } = object;
-  if (typeof kind !== "string" || kind.length === 0) throw new ConversionFailure("invalid-object", "kind is missing");
+  if (typeof kind !== "string" || kind.length === 0) throw new ConversionFailure("kind-missing", "kind is missing");
   return kind;
 }
 
@@ -36,9 +39,9 @@ export function sourceMetadata(object: JsonObject): JsonObject | undefined {
   const metadata = object.metadata;
   if (metadata === undefined || metadata === null) return undefined;
   if (!isJsonObject(metadata))
-    throw new ConversionFailure("invalid-object", `metadata is ${jsonTypeName(metadata)}, not an object`);
+    throw new ConversionFailure("metadata-invalid", `metadata is ${jsonTypeName(metadata)}, not an object`);
   const issue = sourceMetadataError(metadata);
-  if (issue) throw new ConversionFailure("invalid-object", issue);
+  if (issue) throw new ConversionFailure("metadata-invalid", issue);
   return metadata;
 }
 
@@ -52,13 +55,13 @@ export function kindDefinition(
   const { group } = desired;
   if (source.group !== group)
     throw new ConversionFailure(
-      "unknown-kind",
+      "group-changed",
       `cannot convert between API groups ${clip(source.group)} and ${clip(group)}`,
     );
   const definition = registry.lookup(group, kind);
   if (!definition)
     throw new ConversionFailure(
-      "unknown-kind",
+      "kind-not-served",
       `this webhook has no converters for ${clip(kind)} in group ${clip(group)} (it serves ${servedKinds(registry)})`,
     );
   const { versions } = definition;
@@ -69,7 +72,7 @@ export function kindDefinition(
       : undefined;
   if (unknown)
     throw new ConversionFailure(
-      "unknown-version",
+      "version-not-served",
       `${clip(unknown)} is not a version of ${kindLabel({ kind, group })} (known: ${[...versions.keys()].join(", ")})`,
     );
   return definition;

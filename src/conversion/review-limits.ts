@@ -1,4 +1,4 @@
-import type { Failure } from "../outcome";
+import { type Failure, failureOf } from "../outcome";
 import type { BodyShape } from "../json";
 import { describeObject } from "./describe";
 
@@ -14,7 +14,7 @@ export interface ReviewLimits {
   replyLimitBytes?: number | undefined;
 }
 
-// Metadata larger than this is not read just to name an object refused for its size.
+// Metadata larger than this is not read just to name an object failed for its size.
 const METADATA_READ_LIMIT = 1024 * 1024;
 
 /**
@@ -41,7 +41,7 @@ export function envelopeProblem(text: string, shape: BodyShape): string | undefi
 }
 
 /**
- * Why a review is refused as a whole, decided from the scan of its text before it is parsed:
+ * Why a review fails as a whole, decided from the scan of its text before it is parsed:
  * too many objects, or one object too large (its size is that of its text, as sent).
  */
 export function limitFailureBeforeParse(text: string, shape: BodyShape, limits: ReviewLimits): Failure | undefined {
@@ -59,7 +59,7 @@ export function limitFailureBeforeParse(text: string, shape: BodyShape, limits: 
       // Unreadable metadata: the object is named by its index alone.
     }
   }
-  return tooLarge(oversized.index, named, oversized.bytes, limits);
+  return objectTooLarge(oversized.index, named, oversized.bytes, limits);
 }
 
 /**
@@ -71,15 +71,15 @@ export function limitFailure(objects: readonly unknown[], limits: ReviewLimits):
 }
 
 function tooMany(count: number, limits: ReviewLimits): Failure {
-  return {
-    cause: "too-many-objects",
-    message: `the review holds ${count} objects, over this webhook's limit of ${limits.maxObjects} per review (CRDSHIFT_MAX_OBJECTS)`,
-  };
+  return failureOf(
+    "too-many-objects",
+    `the review holds ${count} objects, over this webhook's limit of ${limits.maxObjects} per review (CRDSHIFT_MAX_OBJECTS)`,
+  );
 }
 
-function tooLarge(index: number, object: unknown, bytes: number, limits: ReviewLimits): Failure {
-  return {
-    cause: "object-too-large",
-    message: `${describeObject(index, object)} is ${bytes} bytes, over this webhook's limit of ${limits.maxObjectBytes} per object (CRDSHIFT_MAX_OBJECT_BYTES)`,
-  };
+function objectTooLarge(index: number, object: unknown, bytes: number, limits: ReviewLimits): Failure {
+  return failureOf(
+    "object-too-large",
+    `${describeObject(index, object)} is ${bytes} bytes, over this webhook's limit of ${limits.maxObjectBytes} per object (CRDSHIFT_MAX_OBJECT_BYTES)`,
+  );
 }

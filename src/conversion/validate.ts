@@ -19,7 +19,7 @@ export function schemaIssue(schema: core.$ZodType, value: unknown): string | und
     result = core.safeParse(schema, value);
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message))
-      throw new ConversionFailure("invalid-object", "nested too deeply to convert");
+      throw new ConversionFailure("nested-too-deeply", "nested too deeply to convert");
     return `checking it threw ${thrownText(error)}`;
   }
   if (result.success) return undefined;

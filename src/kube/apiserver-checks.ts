@@ -1,4 +1,5 @@
 import { goTypeName, isJsonObject, type JsonObject, decodeJson, showValue } from "../json";
+import type { Result } from "../outcome";
 import { annotationsError, labelsError } from "./labels";
 /**
  * What the kube-apiserver does with a conversion webhook's reply (apiextensions-apiserver
@@ -6,7 +7,7 @@ import { annotationsError, labelsError } from "./labels";
  * A reply this accepts is one the apiserver accepts; `objects` are what it would then use,
  * metadata restored as it restores it.
  */
-export type ApiserverVerdict = { ok: true; objects: JsonObject[] } | { ok: false; error: string };
+export type ApiserverVerdict = Result<{ objects: JsonObject[] }, { error: string }>;
 
 export interface SentReview {
   apiVersion: string;

@@ -105,14 +105,14 @@ export function createCloudWatchMetrics(options: CloudWatchOptions): Metrics {
   }
 
   return {
-    review(outcome) {
-      for (const point of reviewPoints(outcome)) batch.add(point);
+    review(measured) {
+      for (const point of reviewPoints(measured)) batch.add(point);
     },
     rejected(reason) {
       batch.add(rejectionPoint(reason));
     },
-    shadow(outcome) {
-      for (const point of shadowPoints(outcome)) batch.add(point);
+    shadow(measured) {
+      for (const point of shadowPoints(measured)) batch.add(point);
     },
     pending() {
       if (batch.size === 0) return flushing;

@@ -13,9 +13,9 @@ export function createEmfMetrics(options: {
   const { namespace, write, now = Date.now } = options;
   const emit = (points: MetricPoint[]) => write(JSON.stringify(emfDocument(namespace, now(), points)));
   return {
-    review: (outcome) => emit(reviewPoints(outcome)),
+    review: (measured) => emit(reviewPoints(measured)),
     rejected: (reason) => emit([rejectionPoint(reason)]),
-    shadow: (outcome) => emit(shadowPoints(outcome)),
+    shadow: (measured) => emit(shadowPoints(measured)),
     pending: () => undefined,
   };
 }

@@ -6,8 +6,8 @@ import type { FailureCause, RejectionReason } from "../outcome";
  * data points; sinks only decide how to ship them (an EMF log line, PutMetricData, nothing).
  */
 
-/** One review as the metrics see it: no contents, only names, counts and the outcome. */
-export interface ReviewOutcome {
+/** One review as the metrics see it: no contents, only names, counts and the measured. */
+export interface MeasuredReview {
   /** `Kind.group` of the objects, e.g. `CronTab.example.com`; `mixed` or `none` when not one. */
   crd: string;
   /** The objects' version (`v1beta1`); `mixed` when they differ, `none` for an empty review. */
@@ -23,9 +23,9 @@ export interface ReviewOutcome {
 
 /**
  * One review a shadow candidate also converted (src/shadow/), compared with the live reply.
- * Dimensions as ReviewOutcome's.
+ * Dimensions as MeasuredReview's.
  */
-export interface ShadowOutcome {
+export interface MeasuredShadow {
   crd: string;
   from: string;
   to: string;
@@ -66,10 +66,10 @@ type MetricName = keyof typeof METRICS;
 
 /** The sink the app talks to. Recording must be cheap and must never throw into a request. */
 export interface Metrics {
-  review(outcome: ReviewOutcome): void;
+  review(measured: MeasuredReview): void;
   rejected(reason: RejectionReason): void;
   /** A shadow comparison's result, after the reply. */
-  shadow(outcome: ShadowOutcome): void;
+  shadow(measured: MeasuredShadow): void;
   /**
    * Work still to do after the reply (shipping a batch), or undefined. The app hands it to the
    * platform (`waitUntil` on Workers) so the reply never waits for it. Never rejects.
@@ -86,16 +86,16 @@ export const noMetrics: Metrics = {
 
 const CRD_FROM_TO = [["CRD", "From", "To"]] as const;
 
-export function reviewPoints(outcome: ReviewOutcome): MetricPoint[] {
-  const { result } = outcome;
-  const crd = dimensionValue(outcome.crd);
-  const from = dimensionValue(outcome.from);
-  const to = dimensionValue(outcome.to);
+export function reviewPoints(measured: MeasuredReview): MetricPoint[] {
+  const { result } = measured;
+  const crd = dimensionValue(measured.crd);
+  const from = dimensionValue(measured.from);
+  const to = dimensionValue(measured.to);
   const points: MetricPoint[] = [
     {
       name: "ReviewLatency",
       unit: "Milliseconds",
-      value: outcome.durationMs,
+      value: measured.durationMs,
       dimensions: { CRD: crd, From: from, To: to, Result: result },
       // Overall too: an alarm needs one series (it cannot SEARCH), and percentiles of several
       // series cannot be combined into one. Its sample count is the number of reviews.
@@ -106,7 +106,7 @@ export function reviewPoints(outcome: ReviewOutcome): MetricPoint[] {
     points.push({
       name: "ObjectsConverted",
       unit: "Count",
-      value: outcome.objects,
+      value: measured.objects,
       dimensions: { CRD: crd, From: from, To: to },
       sets: CRD_FROM_TO,
     });
@@ -115,7 +115,7 @@ export function reviewPoints(outcome: ReviewOutcome): MetricPoint[] {
       name: "ConversionFailures",
       unit: "Count",
       value: 1,
-      dimensions: { CRD: crd, Cause: outcome.cause ?? "unknown" },
+      dimensions: { CRD: crd, Cause: measured.cause ?? "unknown" },
       // Overall, per CRD, and by cause: the three questions an operator asks first.
       sets: [[], ["CRD"], ["Cause"]],
     });
@@ -124,17 +124,17 @@ export function reviewPoints(outcome: ReviewOutcome): MetricPoint[] {
 }
 
 /** Both points for every shadowed review, zeros included: their sample count is the reviews compared. */
-export function shadowPoints(outcome: ShadowOutcome): MetricPoint[] {
+export function shadowPoints(measured: MeasuredShadow): MetricPoint[] {
   const dimensions = {
-    CRD: dimensionValue(outcome.crd),
-    From: dimensionValue(outcome.from),
-    To: dimensionValue(outcome.to),
+    CRD: dimensionValue(measured.crd),
+    From: dimensionValue(measured.from),
+    To: dimensionValue(measured.to),
   };
   // Also undimensioned: an alarm cannot SEARCH across every CRD's series (aws-cdk-alarms.ts).
   const sets = [[], ["CRD", "From", "To"]] as const;
   return [
-    { name: "ShadowDifferences", unit: "Count", value: outcome.differences, dimensions, sets },
-    { name: "ShadowFailures", unit: "Count", value: outcome.failed ? 1 : 0, dimensions, sets },
+    { name: "ShadowDifferences", unit: "Count", value: measured.differences, dimensions, sets },
+    { name: "ShadowFailures", unit: "Count", value: measured.failed ? 1 : 0, dimensions, sets },
   ];
 }
 

@@ -1,6 +1,6 @@
 import { kindLabel } from "../kube";
 import type { Registry } from "../conversion";
-import type { Metrics, ReviewOutcome, ShadowOutcome } from "./metrics";
+import type { Metrics, MeasuredReview, MeasuredShadow } from "./metrics";
 
 /** The dimension value of every kind or version the registry does not serve. */
 const UNSERVED = "other";
@@ -15,17 +15,17 @@ export function servedDimensions(metrics: Metrics, registry: Registry): Metrics 
   const versionsOf = new Map(registry.kinds.map((kind) => [kindLabel(kind), new Set(kind.versions.keys())]));
   const anyVersion = new Set(registry.kinds.flatMap((kind) => [...kind.versions.keys()]));
   const summaryWord = (value: string) => value === "mixed" || value === "none";
-  const served = <T extends ReviewOutcome | ShadowOutcome>(outcome: T): T => {
-    const versions = versionsOf.get(outcome.crd);
-    const crd = versions || summaryWord(outcome.crd) ? outcome.crd : UNSERVED;
+  const served = <T extends MeasuredReview | MeasuredShadow>(measured: T): T => {
+    const versions = versionsOf.get(measured.crd);
+    const crd = versions || summaryWord(measured.crd) ? measured.crd : UNSERVED;
     const known = versions ?? anyVersion;
     const version = (value: string) => (known.has(value) || summaryWord(value) ? value : UNSERVED);
-    return { ...outcome, crd, from: version(outcome.from), to: version(outcome.to) };
+    return { ...measured, crd, from: version(measured.from), to: version(measured.to) };
   };
   return {
-    review: (outcome) => metrics.review(served(outcome)),
+    review: (measured) => metrics.review(served(measured)),
     rejected: (reason) => metrics.rejected(reason),
-    shadow: (outcome) => metrics.shadow(served(outcome)),
+    shadow: (measured) => metrics.shadow(served(measured)),
     pending: () => metrics.pending(),
   };
 }

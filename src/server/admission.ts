@@ -2,7 +2,8 @@ import type { Config } from "./config";
 import type { Logger } from "../log";
 import { RETRY_AFTER_SECONDS } from "./bytes-in-flight";
 import { createTokenCheck } from "./path-token";
-import { NOT_FOUND, type Refusal } from "./report";
+import type { Rejection } from "../outcome";
+import { NOT_FOUND } from "./report";
 
 /** What admission reads of a request, on any platform: the Hono app builds it from its Context. */
 export interface RequestHead {
@@ -20,27 +21,24 @@ export interface AdmissionOptions {
   log: Logger;
 }
 
-/** The refusal of a request that may not be read as a review, or undefined to go on. */
-export type Admission = (head: RequestHead) => Refusal | undefined;
+/** The rejection of a request that may not be read as a review, or undefined to go on. */
+export type Admission = (head: RequestHead) => Rejection | undefined;
 
-const METHOD_NOT_ALLOWED: Refusal = {
+const METHOD_NOT_ALLOWED: Rejection = {
   reason: "method-not-allowed",
-  status: 405,
   message: "method not allowed: send the ConversionReview with POST",
   headers: { Allow: "POST" },
 };
-const UNSUPPORTED_MEDIA_TYPE: Refusal = {
+const UNSUPPORTED_MEDIA_TYPE: Rejection = {
   reason: "unsupported-media-type",
-  status: 415,
   message: "unsupported media type: send Content-Type: application/json",
 };
-const SOURCE_NOT_ALLOWED: Refusal = { reason: "source-not-allowed", status: 404, message: "not found" };
+const SOURCE_NOT_ALLOWED: Rejection = { reason: "source-not-allowed", message: "not found" };
 
 /** The 413 of a body over the limit. */
-export function tooLarge(limitBytes: number): Refusal {
+export function bodyTooLarge(limitBytes: number): Rejection {
   return {
     reason: "too-large",
-    status: 413,
     message: `request body is larger than the limit of ${limitBytes} bytes (CRDSHIFT_BODY_LIMIT_BYTES)`,
   };
 }
@@ -50,15 +48,14 @@ export function tooLarge(limitBytes: number): Refusal {
  * apiserver retries a 429 that names a whole number of seconds in Retry-After, within its 30 s;
  * other clients read the same header.
  */
-export const BUSY: Refusal = {
+export const BUSY: Rejection = {
   reason: "busy",
-  status: 429,
   message: `too many request bytes are being converted at once (CRDSHIFT_MAX_BYTES_IN_FLIGHT): retry after ${RETRY_AFTER_SECONDS} s`,
   headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
 };
 
 /**
- * Why a request is refused before its body is read, in this order: the caller's network and
+ * Why a request is rejected before its body is read, in this order: the caller's network and
  * the token (so nothing else is revealed without them), the method, the content type, the
  * declared size. A body sent without a length is counted as it is read (see `declaredLength`). Plain checks in a row rather than a middleware chain: every request
  * passes them.
@@ -66,8 +63,8 @@ export const BUSY: Refusal = {
 export function createAdmission({ config, log }: AdmissionOptions): Admission {
   const callerAllowed = callerNetworkCheck(config.allowedCallers, log);
   const tokenAccepted = createTokenCheck(config.tokens);
-  const overLimit = tooLarge(config.bodyLimitBytes);
-  const rest = (head: RequestHead): Refusal | undefined => {
+  const overLimit = bodyTooLarge(config.bodyLimitBytes);
+  const rest = (head: RequestHead): Rejection | undefined => {
     if (head.method !== "POST") return METHOD_NOT_ALLOWED;
     if (!isJsonMediaType(head.header("content-type"))) return UNSUPPORTED_MEDIA_TYPE;
     const length = declaredLength(head);

@@ -85,8 +85,8 @@ export function createWebhook(options: AppOptions): Webhook {
     const headers = reply.headers ? { ...reply.headers, "Content-Type": JSON_CONTENT_TYPE } : JSON_HEADERS;
     return c.body(reply.body, reply.status as ContentfulStatusCode, headers);
   };
-  // A refusal answered before the body was read: see drainBody.
-  const refuse = async (c: Context, reply: HttpReply) => {
+  // A rejection answered before the body was read: see drainBody.
+  const reject = async (c: Context, reply: HttpReply) => {
     await drainBody(c.req.raw, config.bodyLimitBytes);
     return send(c, reply);
   };
@@ -102,8 +102,8 @@ export function createWebhook(options: AppOptions): Webhook {
       header: (name) => c.req.header(name),
       callerAddress: () => callerAddress?.(c),
     };
-    const refusal = admit(head);
-    if (refusal) return refuse(c, report.refuse(refusal));
+    const rejection = admit(head);
+    if (rejection) return reject(c, report.reject(rejection));
     // The budget runs from here, before the body is read.
     const arrival = { at: now(), platformDeadline: platformDeadline?.(c) };
     const length = declaredLength(head);
@@ -111,7 +111,7 @@ export function createWebhook(options: AppOptions): Webhook {
     let lease = inFlight.tryReserve(length ?? 0);
     if (!lease) {
       lease = await inFlight.reserve(length ?? 0);
-      if (!lease) return refuse(c, report.refuse(BUSY));
+      if (!lease) return reject(c, report.reject(BUSY));
       // A caller that left while in line gets nothing (nginx's 499): its body is not read, nor converted.
       if (c.req.raw.signal.aborted) {
         lease.release();
@@ -122,7 +122,7 @@ export function createWebhook(options: AppOptions): Webhook {
       let body: string;
       if (length === undefined) {
         const read = await readStreamed(c.req.raw, lease);
-        if ("refused" in read) return send(c, read.refused);
+        if ("rejected" in read) return send(c, read.rejected);
         body = read.text;
       } else {
         try {
@@ -140,7 +140,7 @@ export function createWebhook(options: AppOptions): Webhook {
   app.all("/convert", convert);
   app.all("/convert/:token", convert);
 
-  app.notFound((c) => refuse(c, report.notFound()));
+  app.notFound((c) => reject(c, report.notFound()));
   app.onError((error, c) => send(c, report.internalError(error)));
   return { app, inFlight };
 }

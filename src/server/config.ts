@@ -44,7 +44,7 @@ export interface Config {
   /**
    * Which reviews get a log line (CRDSHIFT_LOG_REVIEWS): `failures`, the default, logs reviews
    * answered with a Failure only (metrics count the rest: a line for every read is log volume a
-   * user pays for); `all` logs successful ones too. Refusals and errors are logged either way.
+   * user pays for); `all` logs successful ones too. Rejections and errors are logged either way.
    */
   logReviews: LogReviews;
   /** Debug switch: name each review's objects in its log line (never their contents). */

@@ -3,37 +3,20 @@ import type { LogReviews } from "./config";
 import { describeObject, summarize } from "../conversion";
 import type { Logger } from "../log";
 import { type Metrics, noMetrics } from "../metrics";
-import type { Failure, RejectionReason } from "../outcome";
+import { type Failure, type Rejection, REJECTION_STATUS } from "../outcome";
 import type { ConversionReview } from "../kube";
 import type { HttpReply } from "./http-reply";
 
 /**
- * The 4xx statuses the app answers with: only for requests that are not reviews at all, and 429
- * for one to send again shortly.
- */
-export type RefusalStatus = 400 | 404 | 405 | 413 | 415 | 429;
-
-/** Why a request is not answered as a review. */
-export interface Refusal {
-  reason: RejectionReason;
-  status: RefusalStatus;
-  /** The error the caller reads. */
-  message: string;
-  headers?: Readonly<Record<string, string>>;
-  /** What only the log needs. */
-  detail?: string;
-}
-
-/**
- * What the app tells about each request: its log line, the metrics, and the reply of a refusal.
+ * What the app tells about each request: its log line, the metrics, and the reply of a rejection.
  * Platform-neutral: replies are plain HttpReply values, whoever writes them.
  */
 export interface Report {
   /**
-   * Every refusal is counted; 4xx that say something about the caller are logged too. The error
-   * and the detail are clipped: they may quote what the caller sent.
+   * Every rejection is counted; 4xx that say something about the caller are logged too. The
+   * error and the detail are clipped: they may quote what the caller sent.
    */
-  refuse(refusal: Refusal): HttpReply;
+  reject(rejection: Rejection): HttpReply;
   notFound(): HttpReply;
   /**
    * A body that broke off or was malformed in transit (an upload cut short, bad chunked
@@ -63,11 +46,12 @@ export interface ReportOptions {
   logObjectNames: boolean;
 }
 
-export const NOT_FOUND: Refusal = { reason: "not-found", status: 404, message: "not found" };
+export const NOT_FOUND: Rejection = { reason: "not-found", message: "not found" };
 
 /** Built once per app: nothing here allocates per request beyond the records it writes. */
 export function createReport({ log, metrics, logReviews, logObjectNames }: ReportOptions): Report {
-  const refuse: Report["refuse"] = ({ reason, status, message, headers, detail }) => {
+  const reject: Report["reject"] = ({ reason, message, headers, detail }) => {
+    const status = REJECTION_STATUS[reason];
     const error = clip(message, REASON_LIMIT);
     metrics.rejected(reason);
     // 404s are the internet knocking: counted, not logged line by line.
@@ -84,12 +68,11 @@ export function createReport({ log, metrics, logReviews, logObjectNames }: Repor
     return { status, body: JSON.stringify({ error }), ...(headers ? { headers } : {}), after: metrics.pending() };
   };
   return {
-    refuse,
-    notFound: () => refuse(NOT_FOUND),
+    reject,
+    notFound: () => reject(NOT_FOUND),
     unreadable: (error) =>
-      refuse({
+      reject({
         reason: "body-unreadable",
-        status: 400,
         message: "the request body could not be read: the upload broke off or was malformed",
         detail: describeError(error),
       }),

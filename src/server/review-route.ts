@@ -48,7 +48,7 @@ export function createReviewRoute(options: ReviewRouteOptions): ReviewRoute {
     const deadline = reviewDeadline(at, budgetMs, first ? startedAt : undefined, platformDeadline);
     const budget = { deadline, budgetMs: Math.max(0, Math.round(deadline - at)), now };
     const outcome = await convertBody(registry, body, { limits: config, budget });
-    if (!outcome.ok) return report.refuse({ reason: outcome.reason, status: 400, message: outcome.message });
+    if (!outcome.ok) return report.reject({ reason: outcome.reason, message: outcome.message });
     const reported = report.reviewed(outcome.review, outcome.failure, now() - at, first);
     const after = followUp ? both(reported, followUp(body, outcome.text)) : reported;
     return { status: 200, body: outcome.text, ...(after ? { after } : {}) };

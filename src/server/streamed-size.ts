@@ -1,10 +1,10 @@
-import { BUSY, tooLarge } from "./admission";
+import { BUSY, bodyTooLarge } from "./admission";
 import type { Lease } from "./bytes-in-flight";
 import type { HttpReply } from "./http-reply";
 import type { Report } from "./report";
 
-/** A streamed body's text, or the reply that refuses it. */
-export type StreamedBody = { text: string } | { refused: HttpReply };
+/** A streamed body's text, or the reply that rejects it. */
+export type StreamedBody = { text: string } | { rejected: HttpReply };
 
 /**
  * The read of a body sent without a length (chunked), in the Hono app: counted as it streams in,
@@ -16,7 +16,7 @@ export function createStreamedBodyRead(
   limitBytes: number,
   report: Report,
 ): (request: Request, lease: Lease) => Promise<StreamedBody> {
-  const overLimit = tooLarge(limitBytes);
+  const overLimit = bodyTooLarge(limitBytes);
   return async (request, lease) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -26,16 +26,16 @@ export function createStreamedBodyRead(
         const next = await reader?.read();
         if (!next || next.done) break;
         size += next.value.byteLength;
-        const refusal = size > limitBytes ? overLimit : lease.grow(next.value.byteLength) ? undefined : BUSY;
-        if (refusal) {
+        const rejection = size > limitBytes ? overLimit : lease.grow(next.value.byteLength) ? undefined : BUSY;
+        if (rejection) {
           void reader!.cancel().catch(() => {});
-          return { refused: report.refuse(refusal) };
+          return { rejected: report.reject(rejection) };
         }
         chunks.push(next.value);
       }
     } catch (error) {
       // A broken upload or malformed chunking.
-      return { refused: report.unreadable(error) };
+      return { rejected: report.unreadable(error) };
     }
     return { text: utf8(chunks, size) };
   };

@@ -1,5 +1,5 @@
 import { clip } from "../json";
-import type { FailureCause } from "../outcome";
+import type { Failure } from "../outcome";
 import type { Logger } from "../log";
 import type { Metrics } from "../metrics";
 import type { ShadowSubject, ShadowVerdict } from "./shadow-comparison";
@@ -15,9 +15,10 @@ const PATH_LIMIT = 200;
 export type ShadowBreakdown =
   | { breakdown: "threw" }
   | { breakdown: "timed-out" }
-  /** Its reply was a Failure where the live one was not; `cause` is the engine's class, never its message. */
-  | { breakdown: "failed"; cause?: FailureCause }
-  | { breakdown: "refused" };
+  /** Its reply was a Failure where the live one was not; its cause and code, never its message. */
+  | ({ breakdown: "failed" } & Partial<Pick<Failure, "cause" | "code">>)
+  /** It rejected the body the live webhook answered (a Rejection: not JSON, not a review, too deep). */
+  | { breakdown: "rejected" };
 
 /**
  * The metrics and log lines of one shadowed review. Lines hold names, uids, counts and JSON
@@ -37,7 +38,7 @@ export function reportShadow(
       msg: "shadow candidate failed",
       ...about,
       reason: result.breakdown,
-      ...(result.breakdown === "failed" && result.cause ? { cause: result.cause } : {}),
+      ...(result.breakdown === "failed" && result.cause ? { cause: result.cause, code: result.code } : {}),
     });
     return;
   }

@@ -84,14 +84,14 @@ export function createShadow(options: ShadowOptions): Shadow {
       const sent = readSent(body);
       const subject = shadowSubject(sent);
       if ("breakdown" in outcome) return reportShadow(log, metrics, subject, outcome);
-      if (!outcome.ok) return reportShadow(log, metrics, subject, { breakdown: "refused" });
+      if (!outcome.ok) return reportShadow(log, metrics, subject, { breakdown: "rejected" });
       const verdict = compareReplies(sent, liveReply, outcome.text);
       if (verdict.outcome === "candidate-failed") {
-        const cause = outcome.failure?.cause;
+        const failure = outcome.failure;
         const breakdown: ShadowBreakdown =
-          cause === "budget-exceeded"
+          failure?.cause === "budget-exceeded"
             ? { breakdown: "timed-out" }
-            : { breakdown: "failed", ...(cause ? { cause } : {}) };
+            : { breakdown: "failed", ...(failure ? { cause: failure.cause, code: failure.code } : {}) };
         return reportShadow(log, metrics, subject, breakdown);
       }
       reportShadow(log, metrics, subject, verdict);

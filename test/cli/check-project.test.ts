@@ -101,6 +101,11 @@ describe("a registry that does not load: one line with the fix, exit 2, no stack
       /^crdshift check: crdshift\.config\.ts: Pump\.example\.com: converter v1 -> v2 names "v2", which is not one of its versions \(v1, v1beta1\) — did you mean "v1"\? use one of v1, v1beta1, or add "v2" to versions\n$/,
     ],
     [
+      "a definition error that names no fix of its own",
+      { "crdshift.config.ts": registryWith("{ v1: { v1: (o) => o } }") },
+      /^crdshift check: crdshift\.config\.ts: Pump\.example\.com: converter v1 -> v1 converts a version to itself — fix the definition it names\n$/,
+    ],
+    [
       "a module that throws at import",
       {
         "crdshift.config.ts": `const table = undefined as unknown as Record<string, string>;\nexport const registry = table.x;\n`,

@@ -23,14 +23,17 @@ const widget = { apiVersion: "bug.example.com/v1", kind: "Widget", metadata: { n
 describe("crdshift's own bugs are reported as its own", () => {
   it("an exception from crdshift's code is internal-error, naming the object, never the object's or converter's fault", async () => {
     const result = await convertObjects(registry, "bug.example.com/v2", [widget]);
+    const problem =
+      "internal error occurred during conversion " +
+      "(a bug in crdshift, not in this object or its converters; please report it): " +
+      "TypeError: Cannot read properties of undefined (reading 'labels')";
     expect(result).toEqual({
       ok: false,
       cause: "internal-error",
+      code: "internal-error",
       index: 0,
-      message:
-        "object 0 (ns/a) Widget bug.example.com/v1 -> bug.example.com/v2: internal error occurred during conversion " +
-        "(a bug in crdshift, not in this object or its converters; please report it): " +
-        "TypeError: Cannot read properties of undefined (reading 'labels')",
+      message: `object 0 (ns/a) Widget bug.example.com/v1 -> bug.example.com/v2: ${problem}`,
+      problem,
     });
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS, MetricBatch } from "../../src/metrics/batch";
 import { createEmfMetrics } from "../../src/metrics/emf";
-import { type ReviewOutcome, reviewPoints } from "../../src/metrics/metrics";
+import { type MeasuredReview, reviewPoints } from "../../src/metrics/metrics";
 import { emfProblems } from "./emf-spec";
 
-const success: ReviewOutcome = {
+const success: MeasuredReview = {
   crd: "CronTab.example.com",
   from: "v1beta1",
   to: "v1",
@@ -12,9 +12,9 @@ const success: ReviewOutcome = {
   objects: 2,
   durationMs: 4,
 };
-const failure: ReviewOutcome = { ...success, result: "failure", cause: "converter-error" };
+const failure: MeasuredReview = { ...success, result: "failure", cause: "converter-error" };
 
-function emfLines(outcomes: ReviewOutcome[]) {
+function emfLines(outcomes: MeasuredReview[]) {
   const lines: string[] = [];
   const metrics = createEmfMetrics({ namespace: "crdshift", write: (line) => lines.push(line) });
   for (const outcome of outcomes) metrics.review(outcome);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createMetrics } from "../../src/metrics";
-import type { ReviewOutcome } from "../../src/metrics/metrics";
+import type { MeasuredReview } from "../../src/metrics/metrics";
 import { registry } from "../../examples";
 
-const outcome: ReviewOutcome = {
+const outcome: MeasuredReview = {
   crd: "CronTab.example.com",
   from: "v1beta1",
   to: "v1",
@@ -14,7 +14,7 @@ const outcome: ReviewOutcome = {
 };
 
 /** The dimensions of the EMF line each outcome makes, through the sink the platforms build. */
-function dimensions(...outcomes: ReviewOutcome[]) {
+function dimensions(...outcomes: MeasuredReview[]) {
   const lines: string[] = [];
   const metrics = createMetrics(
     { sink: "emf", namespace: "crdshift" },

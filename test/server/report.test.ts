@@ -3,13 +3,13 @@ import { REASON_LIMIT } from "../../src/json/clip";
 import type { LogReviews } from "../../src/server/config";
 import { createReport } from "../../src/server/report";
 import type { LogRecord } from "../../src/log";
-import type { Metrics, ReviewOutcome } from "../../src/metrics/metrics";
-import type { FailureCause, RejectionReason } from "../../src/outcome";
+import type { Metrics, MeasuredReview } from "../../src/metrics/metrics";
+import { type FailureCode, failureOf, type RejectionReason } from "../../src/outcome";
 
 function reported(logReviews: LogReviews = "failures") {
   const logs: LogRecord[] = [];
   const rejected: RejectionReason[] = [];
-  const reviews: ReviewOutcome[] = [];
+  const reviews: MeasuredReview[] = [];
   const pending = Promise.resolve();
   const metrics: Metrics = {
     review: (outcome) => reviews.push(outcome),
@@ -18,13 +18,13 @@ function reported(logReviews: LogReviews = "failures") {
     pending: () => pending,
   };
   const report = createReport({ log: (record) => logs.push(record), metrics, logReviews, logObjectNames: false });
-  const reviewed = (cause?: FailureCause) => {
+  const reviewed = (code?: FailureCode) => {
     const review = {
       apiVersion: "apiextensions.k8s.io/v1" as const,
       kind: "ConversionReview" as const,
       request: { uid: "u1", desiredAPIVersion: "example.com/v1", objects: [] },
     };
-    return report.reviewed(review, cause ? { cause, message: "object 0 failed" } : undefined, 1, false);
+    return report.reviewed(review, code ? failureOf(code, "object 0 failed") : undefined, 1, false);
   };
   return { report, reviewed, logs, rejected, reviews, pending };
 }
@@ -44,11 +44,10 @@ describe("the report of a request", () => {
     expect(String(logs[0]!.error).length).toBeLessThan(REASON_LIMIT + 40);
   });
 
-  it("counts a refusal, logs it with its detail, both clipped, and ships the metrics after the reply", () => {
+  it("counts a rejection, logs it with its detail, both clipped, and ships the metrics after the reply", () => {
     const { report, logs, rejected, pending } = reported();
-    const reply = report.refuse({
+    const reply = report.reject({
       reason: "invalid-json",
-      status: 400,
       message: `not JSON: ${"y".repeat(10_000)}`,
       detail: "z".repeat(10_000),
     });
@@ -63,11 +62,11 @@ describe("the report of a request", () => {
 
   it("logs a user's failing object as a warning and crdshift's own bug as an error", () => {
     const { reviewed, logs } = reported();
-    reviewed("converter-error");
+    reviewed("converter-threw");
     reviewed("internal-error");
-    expect(logs.map((line) => [line.cause, line.level])).toEqual([
-      ["converter-error", "warn"],
-      ["internal-error", "error"],
+    expect(logs.map((line) => [line.cause, line.code, line.level])).toEqual([
+      ["converter-error", "converter-threw", "warn"],
+      ["internal-error", "internal-error", "error"],
     ]);
   });
 

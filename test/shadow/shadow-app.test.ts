@@ -4,7 +4,7 @@ import { registry } from "../../examples";
 import { createApp } from "../../src/server/app";
 import { readConfig } from "../../src/server/config";
 import type { LogRecord } from "../../src/log";
-import type { Metrics, ShadowOutcome } from "../../src/metrics";
+import type { Metrics, MeasuredShadow } from "../../src/metrics";
 import type { Registry } from "../../src/conversion";
 import { hostile } from "../fixtures/hostile-registries";
 import { registry as dropsPort } from "../fixtures/port-dropping-registry";
@@ -20,7 +20,7 @@ function shadowed(
   live: Registry = registry,
 ) {
   const logs: LogRecord[] = [];
-  const shadows: ShadowOutcome[] = [];
+  const shadows: MeasuredShadow[] = [];
   const after: Array<Promise<void>> = [];
   const metrics: Metrics = {
     review: () => {},

@@ -4,7 +4,7 @@ import { registry } from "../../examples";
 import { readConfig } from "../../src/server/config";
 import { convertBody } from "../../src/conversion/convert-review";
 import type { LogRecord } from "../../src/log";
-import type { ShadowOutcome } from "../../src/metrics";
+import type { MeasuredShadow } from "../../src/metrics";
 import { noMetrics } from "../../src/metrics/metrics";
 import type { Registry } from "../../src/conversion";
 import { createShadow, MAX_SHADOW_CHARS, type ShadowOptions } from "../../src/shadow/shadow";
@@ -23,7 +23,7 @@ async function liveReply(live: Registry, body: string): Promise<string> {
 
 function shadowOf(candidate: Registry, options: Partial<ShadowOptions> = {}) {
   const logs: LogRecord[] = [];
-  const shadows: ShadowOutcome[] = [];
+  const shadows: MeasuredShadow[] = [];
   const shadow = createShadow({
     candidate,
     sample: 1,

@@ -50,6 +50,26 @@ describe("golden conversions", () => {
     );
   });
 
+  it("say a converter's refusal is one, and a result its schema refuses a failure, by code whatever the words", async () => {
+    const dir = folder("refused", {
+      "v1.json": object("v1", { size: "3" }),
+      "v2.json": object("v2", { replicas: "3" }),
+    });
+    // The refusal's words are the engine's for a result that breaks its schema: the code decides.
+    const refusing = kind(() => {
+      throw new Error("the converter's result does not match the v2 schema");
+    });
+    const breaking = kind(({ spec, ...rest }) => ({ ...rest, spec: { replicas: 3 as unknown as string } }));
+    const [refused] = (await checkGolden(refusing, dir)).mismatches;
+    const [failed] = (await checkGolden(breaking, dir)).mismatches;
+    expect(refused!.message).toMatch(
+      /^refused: object 0 \(b\) Box example\.com\/v1 -> example\.com\/v2: the converter's result does not match the v2 schema$/,
+    );
+    expect(failed!.message).toMatch(
+      /^failed: object 0 \(b\) Box example\.com\/v1 -> example\.com\/v2: the converter's result does not match the v2 schema: /,
+    );
+  });
+
   it("crdshift check runs them when golden/ exists: a line of success, or each mismatch on stderr", async () => {
     const cwd = join(scratch.dir, "check");
     mkdirSync(join(cwd, "golden/small"), { recursive: true });

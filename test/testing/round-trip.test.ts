@@ -156,6 +156,22 @@ describe("a converter's bugs are defects, not refusals", () => {
     );
   });
 
+  it("tells a refusal by what the converter did, not by its words: one that reads like a schema failure is a refusal", async () => {
+    // The engine's words for a result its target schema refuses, and the batch's for the object.
+    const words =
+      "the converter's result does not match the v1 schema: size: object 0 (a) Thing kit.example.com/v2 -> kit.example.com/v1: no";
+    const mimic = withConverter(
+      () => {
+        throw new Error(words);
+      },
+      { "v2->v1": "v1 is retired" },
+    );
+    const [report] = await checkKinds([mimic], { runs: 30, seed: 5 });
+    expect(report!.failure).toBe(
+      `Thing.kit.example.com v2 -> v1 -> v2: no object made the round trip (the converter refused all 30, for example: ${words}), so nothing was proved; a converter should refuse only what v1 cannot hold`,
+    );
+  });
+
   it("counts a result that fails the target schema as a defect, not a refusal", async () => {
     const [report] = await checkKinds([withConverter(({ width, ...rest }) => ({ ...rest, size: "large" }))], {
       runs: 20,

@@ -73,7 +73,7 @@ export async function runDiff(objects: SourceObject[], skipped: string[], sides:
         sides.candidate.convert(request),
       ]);
       // No HTTP status: the call itself failed (refused, timed out, TLS), and would for every object.
-      const failedCall = [baseline, candidate].find((result) => result.status === undefined && !result.verdict.ok);
+      const failedCall = [baseline, candidate].find((result) => result.callFailure !== undefined && !result.verdict.ok);
       if (failedCall && !failedCall.verdict.ok) {
         next = jobs.length; // the other workers stop too
         throw new UnreachableError(failedCall.verdict.error);

@@ -1,10 +1,11 @@
 import { webhookUrlError } from "../crd-command";
 import { redactUrl } from "../webhook-call";
 import type { CrdConfig } from "./crd-config";
+import type { Result } from "../../outcome";
 import { error, type Finding, info } from "./finding";
 
 /** The URL to probe, with what is to be said of it first; or, in `skip`, why it is not probed. */
-export type ProbeTarget = { target: URL; found: Finding[] } | { skip: Finding[] };
+export type ProbeTarget = Result<{ target: URL; found: Finding[] }, { skip: Finding[] }>;
 
 /**
  * Whether a URL is probed: the apiserver calls only https URLs it accepts, so any other is
@@ -22,6 +23,7 @@ export function probeTarget(
     target = new URL(options.url);
   } catch {
     return {
+      ok: false,
       skip: [
         error(
           "probe-url-invalid",
@@ -35,6 +37,7 @@ export function probeTarget(
   if (target.protocol === "http:") {
     if (!options.allowHttp) {
       return {
+        ok: false,
         skip: [
           error(
             "http-url",
@@ -55,6 +58,7 @@ export function probeTarget(
     }
   } else if (invalid) {
     return {
+      ok: false,
       skip: options.fromFlag
         ? [
             error(
@@ -69,5 +73,5 @@ export function probeTarget(
   if (options.fromFlag && crd.url !== undefined && crd.url !== options.url)
     found.push(info("probe-url", `probed ${shown}, not the CRD's url ${redactUrl(crd.url)}`));
 
-  return { target, found };
+  return { ok: true, target, found };
 }

@@ -36,7 +36,7 @@ export async function probe(
 ): Promise<Finding[]> {
   const shown = redactUrl(options.url);
   const gate = probeTarget(crd, options);
-  if ("skip" in gate) return gate.skip;
+  if (!gate.ok) return gate.skip;
   const { target } = gate;
   const found: Finding[] = gate.found;
   const bundle = crd.caBundle !== undefined ? readCaBundle(crd.caBundle) : undefined;
@@ -77,10 +77,10 @@ export async function probe(
         for (const { request, expected } of chosen) {
           const result = await live.convert(request);
           calls++;
-          if (result.status === undefined) {
+          if (result.callFailure !== undefined) {
             found.push(
               error(
-                /deadline/.test(errorOf(result.verdict)) ? "probe-timeout" : "probe-unreachable",
+                result.callFailure === "timeout" ? "probe-timeout" : "probe-unreachable",
                 errorOf(result.verdict),
                 "check the URL, and that the webhook is up and reachable from the apiserver",
               ),

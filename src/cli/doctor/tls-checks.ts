@@ -85,11 +85,8 @@ export function tlsFindings(peer: TlsPeer, context: TlsContext): Finding[] {
 
 function why(error: string | undefined, hostname: string): string {
   if (!error) return "verification failed";
-  // A host mismatch comes as a sentence, the rest as OpenSSL codes.
-  return (
-    tlsErrorText(error, hostname) ??
-    (/does not match/i.test(error) ? `x509: certificate is not valid for ${hostname} (${error})` : error)
-  );
+  // Node gives a code (OpenSSL's, or ERR_TLS_CERT_ALTNAME_INVALID for a host mismatch): said in Go's words where known.
+  return tlsErrorText(error, hostname) ?? error;
 }
 
 /**

@@ -2,13 +2,15 @@ import { createApp, readConfig } from "../../server";
 import { silentLogger } from "../../log";
 import type { Registry } from "../../conversion";
 import { type ApiserverVerdict, checkReply } from "../../kube";
-import { type Connection, createPoster, type TlsPeer } from "./post-review";
+import { type CallFailure, type Connection, createPoster, type TlsPeer } from "./post-review";
 import type { ReviewRequest } from "./review-request";
 
 /** One call's outcome as the apiserver would take it, with what the call itself showed. */
 export interface SideResult {
   verdict: ApiserverVerdict;
   elapsedMs: number;
+  /** Set when the call itself failed: no reply was checked, `verdict` says the error. */
+  callFailure?: CallFailure;
   status?: number;
   location?: string;
   tls?: TlsPeer;
@@ -33,6 +35,7 @@ export function urlSide(name: string, url: string, connection: Connection = {}):
         return {
           verdict: { ok: false, error: `${prefix(request)} failed: ${result.error}` },
           elapsedMs: result.elapsedMs,
+          callFailure: result.failure,
         };
       return {
         verdict: checkReply(request.review, result.status, result.body, result.contentType),

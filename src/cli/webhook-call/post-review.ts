@@ -3,6 +3,7 @@ import * as http from "node:http";
 import * as https from "node:https";
 import type { TLSSocket } from "node:tls";
 import { gunzipSync } from "node:zlib";
+import type { Result } from "../../outcome";
 import { apiserverUrl, type ReviewRequest } from "./review-request";
 
 /** The apiserver's client timeout for a conversion webhook call; not configurable there. */
@@ -25,15 +26,19 @@ export interface Connection {
 /** What the TLS handshake showed about the server. */
 export interface TlsPeer {
   authorized: boolean;
-  /** Why it is not trusted (OpenSSL's code, e.g. DEPTH_ZERO_SELF_SIGNED_CERT, or a host mismatch). */
+  /** Why it is not trusted: a code (OpenSSL's, e.g. DEPTH_ZERO_SELF_SIGNED_CERT, or ERR_TLS_CERT_ALTNAME_INVALID). */
   authorizationError?: string;
   protocol: string | null;
   certificate?: X509Certificate;
 }
 
-export type PostResult =
-  | { ok: true; status: number; body: string; contentType: string; location?: string; elapsedMs: number; tls?: TlsPeer }
-  | { ok: false; error: string; elapsedMs: number };
+/** Why a call got no reply to check: it ran out of time, or failed on the way (connection, TLS, the reply's bytes). */
+export type CallFailure = "timeout" | "transport";
+
+export type PostResult = Result<
+  { status: number; body: string; contentType: string; location?: string; elapsedMs: number; tls?: TlsPeer },
+  { failure: CallFailure; error: string; elapsedMs: number }
+>;
 
 const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 
@@ -72,7 +77,8 @@ export function createPoster(url: string, connection: Connection = {}) {
         clearTimeout(timer);
         resolve(result);
       };
-      const fail = (why: string) => finish({ ok: false, error: `Post "${target.href}": ${why}`, elapsedMs: elapsed() });
+      const fail = (why: string, failure: CallFailure = "transport") =>
+        finish({ ok: false, failure, error: `Post "${target.href}": ${why}`, elapsedMs: elapsed() });
       const send = secure ? https.request : http.request;
       const req = send(target, {
         method: "POST",
@@ -88,6 +94,7 @@ export function createPoster(url: string, connection: Connection = {}) {
       timer = setTimeout(() => {
         fail(
           `context deadline exceeded (Client.Timeout exceeded ${headersIn ? "while reading body" : "while awaiting headers"})`,
+          "timeout",
         );
         req.destroy();
       }, timeoutMs);
@@ -142,10 +149,14 @@ function peerOf(socket: TLSSocket): TlsPeer {
   const error = socket.authorizationError as unknown;
   return {
     authorized: socket.authorized,
-    ...(error ? { authorizationError: error instanceof Error ? error.message : String(error) } : {}),
+    ...(error ? { authorizationError: error instanceof Error ? codeOrMessage(error) : String(error) } : {}),
     protocol: socket.getProtocol(),
     ...(certificate ? { certificate } : {}),
   };
+}
+
+function codeOrMessage(error: NodeJS.ErrnoException): string {
+  return error.code ?? error.message;
 }
 
 /** Node's error in the words a Go client would use, where they differ. */
