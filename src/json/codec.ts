@@ -89,7 +89,7 @@ function decodeCarefully(text: string, tree: unknown, options: DecodeOptions): D
     throw new JsonError(`body holds a number beyond the range of a 64-bit float at position ${marked.firstOutOfRange}`);
   return {
     value: restored.value,
-    lossless: marked.values.some((value) => typeof value === "bigint"),
+    lossless: restored.bigints,
     outOfRange: restored.outOfRange,
   };
 }

@@ -139,23 +139,29 @@ export function changedValue(token: string): bigint | OutOfRange | undefined {
 
 /**
  * Puts each marker's value in its place, in the tree JSON.parse made of `markNumbers`' text,
- * and says whether an `OutOfRange` is among them: one under a repeated key is not, and the body
- * is then as if it never held it (as a parse first, which never sees it, finds: json.ts).
+ * and says whether an `OutOfRange` or a `bigint` is among those placed: one under a repeated key
+ * is not, and the body is then as if it never held it (as a parse first, which never sees it,
+ * finds: codec.ts).
  */
-export function restoreNumbers(root: unknown, marked: Rewritten): { value: unknown; outOfRange: boolean } {
+export function restoreNumbers(
+  root: unknown,
+  marked: Rewritten,
+): { value: unknown; outOfRange: boolean; bigints: boolean } {
   const { values } = marked;
   // Every marker string once parsed; the tag is random, so no string of a body can pose as one.
   const prefix = `\u0001${processTag()}:`;
   let outOfRange = false;
+  let bigints = false;
   const valueOf = (text: string): unknown => {
     if (text.charCodeAt(0) !== 1 || !text.startsWith(prefix)) return undefined;
     const value = values[Number(text.slice(prefix.length))];
-    outOfRange ||= value instanceof OutOfRange;
+    if (typeof value === "bigint") bigints = true;
+    else outOfRange ||= value instanceof OutOfRange;
     return value;
   };
   // Each marker is in the tree once at most: none left, done.
   const put = replaceLeaves(root, "string", valueOf, values.length)!;
-  return { value: put.value, outOfRange };
+  return { value: put.value, outOfRange, bigints };
 }
 
 export function isNumberCharacter(c: number): boolean {
