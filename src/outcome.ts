@@ -88,11 +88,6 @@ export const FAILURE_CODES = {
 
 export type FailureCode = keyof typeof FAILURE_CODES;
 
-/** The cause a code belongs to. */
-export function causeOf(code: FailureCode): FailureCause {
-  return FAILURE_CODES[code];
-}
-
 /** Why a request was rejected before it was a review (a 4xx with a short JSON error). */
 export const REJECTION_REASONS = [
   /** An unknown path or a wrong token. */
@@ -133,8 +128,6 @@ export const REJECTION_STATUS = {
   "invalid-json": 400,
   "invalid-review": 400,
 } as const satisfies Record<RejectionReason, number>;
-
-export type RejectionStatus = (typeof REJECTION_STATUS)[RejectionReason];
 
 /** A conversion that did not happen: the message names the object and what was wrong. */
 export interface Failure {

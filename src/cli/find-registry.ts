@@ -1,11 +1,10 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Registry } from "../conversion";
 import { UsageError } from "./io";
 import { loadProject, type Project } from "./load-registry";
 
 /** The files the CLI looks for in the current directory, in this order, when --registry is not given. */
-export const CONFIG_FILES = [
+const CONFIG_FILES = [
   "crdshift.config.ts",
   "crdshift.config.mts",
   "crdshift.config.js",
@@ -25,9 +24,4 @@ export async function findProject(file: string | undefined, cwd: string): Promis
     `no registry: found no ${CONFIG_FILES.join(", ")} in ${cwd}. Create crdshift.config.ts exporting your registry ` +
       `(export { registry } from "./src/registry.js"), or name its module with --registry FILE`,
   );
-}
-
-/** The project's registry alone. */
-export async function findRegistry(file: string | undefined, cwd: string): Promise<Registry> {
-  return (await findProject(file, cwd)).registry;
 }

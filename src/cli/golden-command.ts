@@ -6,7 +6,7 @@ import { checkGolden, convertGolden, formatMismatch, goldenDifference, goldenFai
 import { formatDocuments, type Output, UsageError } from "./io";
 
 /** Where golden cases live unless --dir says otherwise (src/check/golden.ts describes them). */
-export const GOLDEN_DIR = "golden";
+const GOLDEN_DIR = "golden";
 
 /**
  * The golden cases under `cwd`'s golden folder, for `crdshift check`: true when there are none,

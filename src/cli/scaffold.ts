@@ -3,7 +3,7 @@
  * written against crdshift's public modules only (crdshift, crdshift/testing, crdshift/node,
  * crdshift/workers, crdshift/lambda, crdshift/aws-cdk), as a user would write them.
  */
-export interface ScaffoldKind {
+interface ScaffoldKind {
   /** The kind file's export, e.g. `httpRoute`. */
   constant: string;
   /** `<plural>.<group>`: src/kinds/<base>.ts. */

@@ -1,18 +1,18 @@
 export type { ConversionContext, Converter, ConverterMap, Schema } from "./converter";
 export { DefinitionError, defineKind, type KindDefinition, type KindSpec } from "./kind";
 export { createRegistry, type Registry, servedKinds } from "./registry";
-export type { Route, Step } from "./routes";
+
 export { STASH_ANNOTATION, stashFields, unstashFields } from "./stash";
-export { compareVersions, sortVersions } from "./version-order";
+export { sortVersions } from "./version-order";
 export type { FieldPathOf } from "./mapping";
 export { type Mapping, mapping } from "./mapping";
 export type { EnumTable, EnumValues, FieldDefault, MappedVersion, MappingRules } from "./mapping";
-export { type BatchFailure, type BatchOptions, type BatchResult, convertObjects } from "./convert-batch";
-export { guardMetadata } from "./metadata-guard";
+export { type BatchFailure, convertObjects } from "./convert-batch";
+
 export { issueText } from "./issue-text";
 export { conversionText, firstStackFrame } from "./failure-messages";
 export { describeObject } from "./describe";
-export { Unreadable, unreadable } from "./result-problem";
+
 export { summarize } from "./review-summary";
 export { convertBody, type BodyOutcome } from "./convert-review";
 export { DEADLINE_PASSED, withDeadline } from "./time-budget";

@@ -20,7 +20,7 @@ export function issueText(issue: core.$ZodIssue, root: unknown, values = false):
 }
 
 /** `spec.rules[0].name`, as crdshift prints paths elsewhere. */
-export function issuePath(path: readonly PropertyKey[]): string {
+function issuePath(path: readonly PropertyKey[]): string {
   let joined = "";
   for (const part of path) joined = typeof part === "number" ? `${joined}[${part}]` : joinPath(joined, String(part));
   return joined;

@@ -23,7 +23,7 @@ const METADATA_READ_LIMIT = 1024 * 1024;
  * parsed whole though no limit counts it, holding the event loop for as long as it takes
  * (`npm run bench:blocking` measures what one body can cost).
  */
-export const ENVELOPE_LIMIT = 64 * 1024;
+const ENVELOPE_LIMIT = 64 * 1024;
 
 /**
  * Why a scanned body is not a review as an apiserver writes one, or undefined: `request.objects`

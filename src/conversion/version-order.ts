@@ -25,7 +25,7 @@ function parse(name: string): Parsed | undefined {
 }
 
 /** Negative when `a` has the higher priority. */
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const pa = parse(a);
   const pb = parse(b);
   if (pa && pb) return pb.stability - pa.stability || pb.major - pa.major || pb.minor - pa.minor;

@@ -27,7 +27,7 @@ export interface BodyShape {
   protoKey: boolean;
 }
 
-export interface ObjectsSpan {
+interface ObjectsSpan {
   /** Positions of its `[` and `]`. */
   start: number;
   end: number;

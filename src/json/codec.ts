@@ -40,7 +40,7 @@ export class JsonError extends Error {}
  * Whether the text may hold a number JSON.parse would change: a run of 16 digits, or a long
  * exponent, anywhere, strings included.
  */
-export function mayHoldCarefulNumber(text: string): boolean {
+function mayHoldCarefulNumber(text: string): boolean {
   return CAREFUL_NUMBER.test(text);
 }
 

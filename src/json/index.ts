@@ -1,5 +1,5 @@
 export { clip, quote, REASON_LIMIT } from "./clip";
-export { showValue, SHOWN_LIMIT } from "./show-value";
+export { showValue } from "./show-value";
 export { joinPath } from "./field-path";
 export {
   decodeJson,

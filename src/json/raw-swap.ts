@@ -33,7 +33,7 @@ export function stringifySwapped(value: unknown, rawJson: (text: string) => unkn
 }
 
 /** Values walked before the walk gives up: a reply of one or two objects as the apiserver sends them. */
-export const VALUES_WALKED = 400;
+const VALUES_WALKED = 400;
 
 const bigintDigits = BigInt.prototype.toString as (this: unknown) => string;
 

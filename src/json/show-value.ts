@@ -2,7 +2,7 @@ import { clip } from "./clip";
 import { encodeJson } from "./codec";
 
 /** Characters of a value a message shows by default: enough to know it, not the object it may be. */
-export const SHOWN_LIMIT = 120;
+const SHOWN_LIMIT = 120;
 
 /**
  * A value as every message and report shows it: JSON, an integer beyond 2^53 (a bigint) as its

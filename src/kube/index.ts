@@ -6,10 +6,7 @@ export {
   type ConversionResult,
   type ConversionReview,
   type ConversionReviewReply,
-  conversionReviewSchema,
   parseReview,
-  REVIEW_API_VERSIONS,
-  type ReviewApiVersion,
 } from "./review-schema";
 export { checkReply, type ApiserverVerdict, type SentReview } from "./apiserver-checks";
 export { storedForm } from "./stored-form";

@@ -13,7 +13,7 @@ const NAME_CHARS =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 /** Why `key` is not a qualified name (`[prefix/]name`), or undefined if it is one. */
-export function qualifiedNameError(key: string): string | undefined {
+function qualifiedNameError(key: string): string | undefined {
   const parts = key.split("/");
   let name: string;
   if (parts.length === 1) {
@@ -35,7 +35,7 @@ export function qualifiedNameError(key: string): string | undefined {
   return undefined;
 }
 
-export function labelValueError(value: string): string | undefined {
+function labelValueError(value: string): string | undefined {
   if (value.length > 63) return "must be no more than 63 characters";
   if (!LABEL_VALUE.test(value)) return `a valid label must be an empty string or ${NAME_CHARS}`;
   return undefined;

@@ -10,16 +10,16 @@ import { APIEXTENSIONS_VERSIONS, type ApiextensionsVersion } from "./api-version
  * of future versions) are tolerated, and the custom resources are taken as they are, unknown
  * values and all, so validation can never drop a field.
  */
-export const REVIEW_API_VERSIONS = APIEXTENSIONS_VERSIONS;
-export type ReviewApiVersion = ApiextensionsVersion;
+const REVIEW_API_VERSIONS = APIEXTENSIONS_VERSIONS;
+type ReviewApiVersion = ApiextensionsVersion;
 
-export const conversionRequestSchema = z.looseObject({
+const conversionRequestSchema = z.looseObject({
   uid: z.string(),
   desiredAPIVersion: z.string(),
   objects: z.array(z.unknown()),
 });
 
-export const conversionReviewSchema = z.looseObject({
+const conversionReviewSchema = z.looseObject({
   apiVersion: z.enum(REVIEW_API_VERSIONS),
   kind: z.literal("ConversionReview"),
   request: conversionRequestSchema,

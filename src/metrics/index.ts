@@ -1,4 +1,4 @@
 export { createMetrics } from "./create-metrics";
 export { createEmfMetrics } from "./emf";
-export { type MeasuredReview, type MeasuredShadow, type Metrics, noMetrics } from "./metrics";
+export { type MeasuredShadow, type Metrics, noMetrics } from "./metrics";
 export type { MetricsConfig, MetricsSink } from "./metrics-config";

@@ -148,7 +148,7 @@ export function createWebhook(options: AppOptions): Webhook {
 const JSON_HEADERS: Readonly<Record<string, string>> = { "Content-Type": JSON_CONTENT_TYPE };
 
 /** AppOptions.defer's default: the platform's `waitUntil` where it has one. */
-export function deferAfterReply(c: Context, work: Promise<void>): void {
+function deferAfterReply(c: Context, work: Promise<void>): void {
   let waitUntil: ((work: Promise<void>) => void) | undefined;
   try {
     const ctx = c.executionCtx;

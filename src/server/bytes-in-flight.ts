@@ -47,7 +47,7 @@ export interface BytesInFlightOptions {
  */
 export const MAX_WAIT_MS = 10_000;
 /** How many requests may wait at once; more are answered 429 at once. A waiting one holds no body. */
-export const MAX_WAITING = 64;
+const MAX_WAITING = 64;
 /** The Retry-After of a 429, in seconds: a whole number, the only form the apiserver honours. */
 export const RETRY_AFTER_SECONDS = 1;
 

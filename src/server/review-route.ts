@@ -20,10 +20,10 @@ export interface ReviewRouteOptions {
  * Work on an answered review once its reply is decided (src/shadow/): it reads the texts, never
  * the reply's objects, and returns what to finish after the reply, or undefined. Never throws.
  */
-export type ReviewFollowUp = (body: string, reply: string) => Promise<void> | undefined;
+type ReviewFollowUp = (body: string, reply: string) => Promise<void> | undefined;
 
 /** When an admitted review arrived, before its body was read: its budget runs from then. */
-export interface Arrival {
+interface Arrival {
   /** `now()` at its arrival. */
   at: number;
   /** The platform's own limit for this request, if any (see AppOptions.platformDeadline). */

@@ -17,7 +17,7 @@ export type EnumValues = Readonly<Record<string, readonly string[]>>;
 /** A version for `mapping()`: its schema, with its enum values when known. */
 export type MappedVersion = Schema | { schema: Schema; enums?: EnumValues };
 
-export type SchemaOf<V> = V extends { schema: infer S extends Schema } ? S : V extends Schema ? V : never;
+type SchemaOf<V> = V extends { schema: infer S extends Schema } ? S : V extends Schema ? V : never;
 type EnumsOf<V> = V extends { enums: infer E extends EnumValues } ? E : EnumValues;
 export type ObjectOf<V> = core.input<SchemaOf<V>>;
 
@@ -98,7 +98,7 @@ export interface MappingPlan {
 
 export type EnumsFor<V> = EnumsOf<V>;
 
-export function sideOf(version: MappedVersion): { schema: Schema; enums: EnumValues } {
+function sideOf(version: MappedVersion): { schema: Schema; enums: EnumValues } {
   if (typeof (version as { _zod?: unknown })._zod === "object") return { schema: version as Schema, enums: {} };
   const side = version as { schema: Schema; enums?: EnumValues };
   return { schema: side.schema, enums: side.enums ?? {} };
@@ -209,7 +209,7 @@ export function compileRules(a: MappedVersion, b: MappedVersion, typed: MappingR
 }
 
 /** A first-version path as the second version names it, through the longest rename that covers it. */
-export function renamedPath(path: string, rename: Readonly<Record<string, string>>): string {
+function renamedPath(path: string, rename: Readonly<Record<string, string>>): string {
   let best: [string, string] | undefined;
   for (const [from, to] of Object.entries(rename)) {
     const covers = path === from || path.startsWith(`${from}.`) || path.startsWith(`${from}[]`);

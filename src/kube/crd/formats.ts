@@ -12,11 +12,6 @@ export function formatProblem(format: string, text: string): string | undefined 
   return `is not a valid ${format}`;
 }
 
-/** Whether the apiserver checks this format at all. */
-export function isCheckedFormat(format: string): boolean {
-  return Object.hasOwn(FORMATS, format);
-}
-
 const HEX = /^[0-9a-fA-F]+$/;
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const versionedUuid = (version: string) =>

@@ -54,7 +54,7 @@ export function countBound(bound: Bound | undefined): number | undefined {
   return typeof bound === "bigint" ? Number(bound) : bound;
 }
 
-export interface CelRule {
+interface CelRule {
   rule: string;
   message?: string;
   messageExpression?: string;
