@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import {
-  setOwn,
   isMapSchema,
   keepsUnknownFields,
   mapValues,
@@ -8,8 +7,12 @@ import {
   type OpenApiSchema,
   itemIdentity,
   matchesSchema,
+  patternRegExp,
+  setOwn,
 } from "../kube/crd";
-import { BEYOND_SAFE, INT64_MAX, integerFor, numberFor, stringFor, withinCount } from "./crd-scalars";
+import { anyJson, entriesToObject, fieldName } from "./any-json";
+import { objectMetadata } from "./object-metadata";
+import { doublesIn, integersIn, stringsIn, withinCount } from "./scalars";
 
 /**
  * Random objects a CRD version's `openAPIV3Schema` accepts, read from the schema itself (not
@@ -160,21 +163,13 @@ function embeddedEnvelope(
     );
   if (!properties.kind)
     envelope.push(optional(fc.constantFrom("Pod", "ConfigMap", "Widget").map((v): [string, unknown] => ["kind", v])));
-  if (!properties.metadata) {
-    const metadata = fc.record(
-      {
-        name: fc.stringMatching(/^[a-z]([a-z0-9-]{0,8}[a-z0-9])?$/),
-        labels: fc.dictionary(fc.constantFrom("app", "tier"), fc.constantFrom("web", "db")),
-      },
-      { requiredKeys: [] },
-    );
+  if (!properties.metadata)
     envelope.push(
       fc.option(
-        metadata.map((v): [string, unknown] => ["metadata", v]),
+        objectMetadata({ partial: true }).map((v): [string, unknown] => ["metadata", v]),
         { nil: undefined },
       ),
     );
-  }
   return envelope;
 }
 
@@ -183,7 +178,7 @@ function mapFor(schema: OpenApiSchema, context: Context, depth: number): fc.Arbi
   const max = Math.min(schema.maxProperties ?? Number.POSITIVE_INFINITY, depth >= context.maxDepth ? min : min + 3);
   const values = valueFor(mapValues(schema), context, depth + 1, []);
   return fc
-    .uniqueArray(fc.tuple(mapKey, values), { selector: ([key]) => key, minLength: min, maxLength: max })
+    .uniqueArray(fc.tuple(fieldName, values), { selector: ([key]) => key, minLength: min, maxLength: max })
     .map(entriesToObject);
 }
 
@@ -199,33 +194,44 @@ function arrayFor(schema: OpenApiSchema, context: Context, depth: number): fc.Ar
     : fc.array(items, { minLength: min, maxLength: max });
 }
 
-/** Map keys: any text, and the keys that trip JavaScript objects (the apiserver's maps keep them). */
-const mapKey = fc.oneof(
-  { weight: 8, arbitrary: fc.string({ maxLength: 10 }) },
-  { weight: 1, arbitrary: fc.constantFrom("__proto__", "constructor", "prototype", "toString") },
-);
-
-/** What a node of no declared type holds: any JSON value, or an integer beyond 2^53. */
-const anyJson: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 6, arbitrary: fc.jsonValue({ maxDepth: 2 }).map(noNegativeZero) },
-  { weight: 1, arbitrary: fc.bigInt({ min: BEYOND_SAFE + 1n, max: INT64_MAX }) },
-);
-
 function unknownFields(known: ReadonlySet<string>, depth: number): fc.Arbitrary<Record<string, unknown>> {
-  const key = mapKey.filter((k) => !known.has(k));
+  const key = fieldName.filter((k) => !known.has(k));
   return fc
     .uniqueArray(fc.tuple(key, depth > 4 ? fc.constant("x") : anyJson), { selector: ([k]) => k, maxLength: 2 })
     .map(entriesToObject);
 }
 
-function entriesToObject(entries: Array<[string, unknown]>): Record<string, unknown> {
-  const object: Record<string, unknown> = {};
-  for (const [key, value] of entries) setOwn(object, key, value);
-  return object;
+/** OpenAPI's string words as the shared bounds: lengths in code points, as Go counts them. */
+function stringFor(schema: OpenApiSchema): fc.Arbitrary<string> {
+  return stringsIn({
+    minLength: schema.minLength,
+    maxLength: schema.maxLength,
+    pattern: schema.pattern !== undefined ? patternRegExp(schema.pattern) : undefined,
+    format: schema.format,
+    counts: "code-points",
+  });
 }
 
-function noNegativeZero(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value)) as unknown;
+/** OpenAPI's integer bounds (exclusive ones are flags) as the shared ones. */
+function integerFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> {
+  const { minimum, maximum } = schema;
+  const low =
+    minimum === undefined ? undefined : schema.exclusiveMinimum ? Math.floor(minimum) + 1 : Math.ceil(minimum);
+  const high =
+    maximum === undefined ? undefined : schema.exclusiveMaximum ? Math.ceil(maximum) - 1 : Math.floor(maximum);
+  return integersIn(low, high, schema.multipleOf);
+}
+
+/** A number field holds doubles, and integers as the webhook decodes them (beyond 2^53: bigint). */
+function numberFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> {
+  const doubles = doublesIn({
+    min: schema.minimum,
+    max: schema.maximum,
+    minExcluded: schema.exclusiveMinimum === true,
+    maxExcluded: schema.exclusiveMaximum === true,
+    multipleOf: schema.multipleOf,
+  });
+  return fc.oneof({ weight: 3, arbitrary: doubles }, { weight: 1, arbitrary: integerFor(schema) });
 }
 
 function hasJunctors(schema: OpenApiSchema): boolean {

@@ -33,7 +33,7 @@ export interface CrdCheckReport {
  * `openAPIV3Schema` (crd-arbitrary.ts): the kind must be served with exactly the CRD's versions;
  * every version's zod schema must accept every object the CRD accepts (whole, and partial as
  * server-side apply sends them), since a stricter schema makes stored objects unreadable; and
- * every object must survive A -> B -> A as a cluster takes it (crd-round-trip.ts): each result
+ * every object must survive A -> B -> A as a cluster takes it (object-round-trip.ts): each result
  * held to the target version's whole schema (types, enums, formats, patterns, bounds, required
  * fields, list uniqueness, CEL rules where they can be evaluated: cel-check.ts), a refusal only
  * where the kind declared it, nothing lost after the apiserver's pruning. CEL rules not evaluated
