@@ -126,14 +126,13 @@ export function integersIn(
 ): fc.Arbitrary<number | bigint> {
   const bigLow = low === undefined ? INT64_MIN : clampInt64(BigInt(low));
   const bigHigh = high === undefined ? INT64_MAX : clampInt64(BigInt(high));
-  const safeLow = bigLow < -BEYOND_SAFE ? Number.MIN_SAFE_INTEGER : Number(bigLow);
-  const safeHigh = bigHigh > BEYOND_SAFE ? Number.MAX_SAFE_INTEGER : Number(bigHigh);
+  const safeLow = bigLow <= -BEYOND_SAFE ? Number.MIN_SAFE_INTEGER : Number(bigLow);
+  const safeHigh = bigHigh >= BEYOND_SAFE ? Number.MAX_SAFE_INTEGER : Number(bigHigh);
   const parts: Array<fc.WeightedArbitrary<number | bigint>> = [];
   if (safeLow <= safeHigh) {
-    const small = {
-      min: Math.max(safeLow, Math.min(-1000, safeHigh)),
-      max: Math.min(safeHigh, Math.max(1000, safeLow)),
-    };
+    // Mostly values near zero, or near the bound closest to it: where a slip shows in few digits.
+    const near = safeLow > 0 ? safeLow : safeHigh < 0 ? safeHigh : 0;
+    const small = { min: Math.max(safeLow, near - 1000), max: Math.min(safeHigh, near + 1000) };
     parts.push({ weight: 8, arbitrary: fc.integer(small) });
     if (small.min > safeLow || small.max < safeHigh)
       parts.push({ weight: 1, arbitrary: fc.integer({ min: safeLow, max: safeHigh }) });
