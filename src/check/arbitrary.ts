@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { toJSONSchema } from "zod/v4/core";
 import type { Schema } from "../conversion";
 import { anyJson, entriesToObject, fieldName } from "./any-json";
-import { doublesIn, integersIn, stringsIn } from "./scalars";
+import { integersIn, numbersIn, stringsIn } from "./scalars";
 
 /**
  * Random objects of a version, derived from its zod schema through zod's JSON Schema export
@@ -117,16 +117,13 @@ function numberFor(schema: JsonSchema, integer: boolean): fc.Arbitrary<number | 
   const low = min === undefined ? undefined : minExcluded ? Math.floor(min) + 1 : Math.ceil(min);
   const high = max === undefined ? undefined : maxExcluded ? Math.ceil(max) - 1 : Math.floor(max);
   // An int64 field (a zod bigint, no bounds, or bounds past ±2^53) also holds what only bigint can carry.
-  const integers = integersIn(low, high, schema.multipleOf);
-  if (integer) return integers;
+  if (integer) return integersIn(low, high, schema.multipleOf);
   // zod's number takes no bigint: a plain number field gets doubles and safe integers.
-  const safe = integersIn(
+  return numbersIn(
+    { min, max, minExcluded, maxExcluded, multipleOf: schema.multipleOf },
     Math.max(low ?? Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER),
     Math.min(high ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
-    schema.multipleOf,
   );
-  const doubles = doublesIn({ min, max, minExcluded, maxExcluded, multipleOf: schema.multipleOf });
-  return fc.oneof({ weight: 3, arbitrary: doubles }, { weight: 1, arbitrary: safe });
 }
 
 function objectFor(

@@ -12,7 +12,7 @@ import {
 } from "../kube/crd";
 import { anyJson, entriesToObject, fieldName } from "./any-json";
 import { objectMetadata } from "./object-metadata";
-import { doublesIn, integersIn, stringsIn, withinCount } from "./scalars";
+import { integersIn, numbersIn, stringsIn, withinCount } from "./scalars";
 
 /**
  * Random objects a CRD version's `openAPIV3Schema` accepts, read from the schema itself (not
@@ -213,25 +213,23 @@ function stringFor(schema: OpenApiSchema): fc.Arbitrary<string> {
 }
 
 /** OpenAPI's integer bounds (exclusive ones are flags) as the shared ones. */
-function integerFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> {
+function integerBounds(schema: OpenApiSchema): [number | undefined, number | undefined] {
   const { minimum, maximum } = schema;
-  const low =
-    minimum === undefined ? undefined : schema.exclusiveMinimum ? Math.floor(minimum) + 1 : Math.ceil(minimum);
-  const high =
-    maximum === undefined ? undefined : schema.exclusiveMaximum ? Math.ceil(maximum) - 1 : Math.floor(maximum);
-  return integersIn(low, high, schema.multipleOf);
+  return [
+    minimum === undefined ? undefined : schema.exclusiveMinimum ? Math.floor(minimum) + 1 : Math.ceil(minimum),
+    maximum === undefined ? undefined : schema.exclusiveMaximum ? Math.ceil(maximum) - 1 : Math.floor(maximum),
+  ];
+}
+
+function integerFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> {
+  return integersIn(...integerBounds(schema), schema.multipleOf);
 }
 
 /** A number field holds doubles, and integers as the webhook decodes them (beyond 2^53: bigint). */
 function numberFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> {
-  const doubles = doublesIn({
-    min: schema.minimum,
-    max: schema.maximum,
-    minExcluded: schema.exclusiveMinimum === true,
-    maxExcluded: schema.exclusiveMaximum === true,
-    multipleOf: schema.multipleOf,
-  });
-  return fc.oneof({ weight: 3, arbitrary: doubles }, { weight: 1, arbitrary: integerFor(schema) });
+  const { minimum: min, maximum: max, multipleOf } = schema;
+  const excluded = { minExcluded: schema.exclusiveMinimum === true, maxExcluded: schema.exclusiveMaximum === true };
+  return numbersIn({ min, max, multipleOf, ...excluded }, ...integerBounds(schema));
 }
 
 function hasJunctors(schema: OpenApiSchema): boolean {

@@ -154,14 +154,16 @@ function clampInt64(n: bigint): bigint {
   return n < INT64_MIN ? INT64_MIN : n > INT64_MAX ? INT64_MAX : n;
 }
 
-/** Doubles within bounds (-0 as 0: JSON text holds no -0), finite. */
-export function doublesIn(bounds: {
+export interface DoubleBounds {
   min?: number | undefined;
   max?: number | undefined;
   minExcluded?: boolean;
   maxExcluded?: boolean;
   multipleOf?: number | undefined;
-}): fc.Arbitrary<number> {
+}
+
+/** Doubles within bounds (-0 as 0: JSON text holds no -0), finite. */
+export function doublesIn(bounds: DoubleBounds): fc.Arbitrary<number> {
   const arbitrary = fc
     .double({
       min: bounds.min ?? -1e9,
@@ -174,6 +176,20 @@ export function doublesIn(bounds: {
     .map((n) => (Object.is(n, -0) ? 0 : n));
   const step = bounds.multipleOf;
   return step === undefined ? arbitrary : arbitrary.filter((n) => Number.isInteger(n / step));
+}
+
+/** A number field: doubles mostly, and integers in [low, high] where the bounds hold any (not 0.2 to 0.8). */
+export function numbersIn(
+  bounds: DoubleBounds,
+  low: number | bigint | undefined,
+  high: number | bigint | undefined,
+): fc.Arbitrary<number | bigint> {
+  const doubles = doublesIn(bounds);
+  if (low !== undefined && high !== undefined && low > high) return doubles;
+  return fc.oneof(
+    { weight: 3, arbitrary: doubles },
+    { weight: 1, arbitrary: integersIn(low, high, bounds.multipleOf) },
+  );
 }
 
 export function withinCount(count: number, min: number | undefined, max: number | undefined): boolean {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BEYOND_SAFE, integersIn, stringsIn } from "../../src/check/scalars";
+import { BEYOND_SAFE, integersIn, numbersIn, stringsIn } from "../../src/check/scalars";
 
 // The leaves both generators share (arbitrary.ts from zod, crd-arbitrary.ts from a CRD).
 
@@ -48,5 +48,12 @@ describe("stringsIn", () => {
       expect(Number.isNaN(Date.parse(text))).toBe(false);
       expect(text).toMatch(/:00/);
     }
+  });
+});
+
+describe("numbersIn", () => {
+  it("gives doubles alone where the bounds hold no integer", () => {
+    const values = fc.sample(numbersIn({ min: 0.2, max: 0.8 }, 1, 0), { numRuns: 200, seed: 5 });
+    for (const n of values) expect(typeof n === "number" && n >= 0.2 && n <= 0.8).toBe(true);
   });
 });
