@@ -58,7 +58,7 @@ export async function roundTripObject(
 ): Promise<RoundTripOutcome> {
   const { object, partial } = sample;
   const { registry, kind, equivalences, crd } = setup;
-  const schemaOf = crd?.schemaOf ?? new Map();
+  const schemaOf: SchemaOf = crd?.schemaOf ?? new Map();
   const asStored = crd?.asStored === true;
   const impure = await purityProblem(kind, object, from, to);
   if (impure) throw new Error(impure);
@@ -75,7 +75,7 @@ export async function roundTripObject(
         return { refused: reason, refusedOutsideCrd: false, unvalidated: false, celChecked: false };
       if (!storable(object, schemaOf.get(from), asStored))
         return { refusedOutsideCrd: true, unvalidated: false, celChecked: false };
-      const accepts = crd?.asStored ? `the CRD's ${from} schema accepts` : `its ${from} schema accepts`;
+      const accepts = asStored ? `the CRD's ${from} schema accepts` : `its ${from} schema accepts`;
       throw new Error(undeclaredRefusal(from, to, reason, accepts));
     }
     throw new Error(`converting to ${to} failed: ${reason}`);
