@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { toJSONSchema } from "zod/v4/core";
 import type { Schema } from "../conversion";
+import { anyJson, entriesToObject, fieldName } from "./any-json";
+import { integersIn, numbersIn, stringsIn } from "./scalars";
 
 /**
  * Random objects of a version, derived from its zod schema through zod's JSON Schema export
@@ -40,50 +42,6 @@ export function valueArbitraryFor(schema: Schema, options: ArbitraryOptions = {}
 }
 
 const MAX_DEPTH = 6;
-
-/** Field names JavaScript gives a meaning to; a converter must copy them as data. */
-const ODD_NAMES = ["__proto__", "constructor", "prototype"];
-const fieldName = fc.oneof(
-  { weight: 3, arbitrary: fc.string({ minLength: 1, maxLength: 8 }) },
-  { weight: 1, arbitrary: fc.constantFrom(...ODD_NAMES) },
-);
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const UNSAFE = 2n ** 53n; // the smallest magnitude JSON.parse would round
-
-/** Integers in [min, max] beyond ±2^53, as bigint, or undefined if there are none. */
-function unsafeIntegers(min: bigint, max: bigint): fc.Arbitrary<bigint> | undefined {
-  const ranges: fc.Arbitrary<bigint>[] = [];
-  if (max >= UNSAFE) ranges.push(fc.bigInt({ min: min > UNSAFE ? min : UNSAFE, max }));
-  if (min <= -UNSAFE) ranges.push(fc.bigInt({ min, max: max < -UNSAFE ? max : -UNSAFE }));
-  return ranges.length > 0 ? fc.oneof(...ranges) : undefined;
-}
-
-/**
- * A number as the webhook decodes it: an integer beyond ±2^53 printed in digits (as JSON printers
- * do below 1e21) arrives as bigint.
- */
-const asDecoded = (n: number): number | bigint =>
-  Number.isInteger(n) && !Number.isSafeInteger(n) && Math.abs(n) < 1e21 ? BigInt(n) : n;
-
-const jsonScalar = fc.oneof(
-  fc.string(),
-  fc.boolean(),
-  fc.constant(null),
-  fc.integer(),
-  fc.double({ noNaN: true, noDefaultInfinity: true }).map(asDecoded),
-  unsafeIntegers(INT64_MIN, INT64_MAX)!,
-);
-
-const anyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
-  value: fc.oneof(
-    { maxDepth: 2, depthIdentifier: "anyJson" },
-    jsonScalar,
-    fc.array(tie("value"), { maxLength: 3, depthIdentifier: "anyJson" }),
-    fc.dictionary(fieldName, tie("value"), { maxKeys: 3, noNullPrototype: true, depthIdentifier: "anyJson" }),
-  ),
-})).value;
 
 function fromJsonSchema(
   schema: JsonSchema | boolean,
@@ -137,35 +95,35 @@ function fromJsonSchema(
   }
 }
 
+/** JSON Schema's string words as the shared bounds; zod counts lengths in UTF-16 units. */
 function stringFor(schema: JsonSchema): fc.Arbitrary<string> {
-  const minLength = schema.minLength ?? 0;
-  const maxLength = schema.maxLength ?? Math.max(minLength, 24);
-  if (typeof schema.pattern === "string") {
-    return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= minLength && s.length <= maxLength);
-  }
-  // Mostly plain text, sometimes odd unicode: converters meet both.
-  return fc.oneof(fc.string({ minLength, maxLength }), fc.string({ unit: "grapheme", minLength, maxLength }));
+  const pattern = typeof schema.pattern === "string" ? new RegExp(schema.pattern) : undefined;
+  return stringsIn({
+    minLength: schema.minLength,
+    maxLength: schema.maxLength,
+    pattern,
+    // zod states each format it checks as a pattern too, and the pattern is what it holds strings to.
+    format: pattern ? undefined : schema.format,
+    counts: "utf-16",
+  });
 }
 
+/** JSON Schema's bounds (2020-12: exclusive bounds are numbers) as the shared ones. */
 function numberFor(schema: JsonSchema, integer: boolean): fc.Arbitrary<number | bigint> {
-  const min: number | undefined =
-    schema.minimum ??
-    (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + (integer ? 1 : Number.EPSILON) : undefined);
-  const max: number | undefined =
-    schema.maximum ??
-    (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - (integer ? 1 : Number.EPSILON) : undefined);
-  if (!integer) return fc.double({ min: min ?? -1e6, max: max ?? 1e6, noNaN: true, noDefaultInfinity: true });
-  const low = Math.max(min ?? Math.min(-1e6, max ?? 0), Number.MIN_SAFE_INTEGER);
-  const high = Math.min(max ?? Math.max(1e6, low + 1e6), Number.MAX_SAFE_INTEGER);
-  const safe = low <= high ? fc.integer({ min: Math.ceil(low), max: Math.floor(high) }) : undefined;
+  const min: number | undefined = schema.minimum ?? schema.exclusiveMinimum;
+  const max: number | undefined = schema.maximum ?? schema.exclusiveMaximum;
+  const minExcluded = schema.minimum === undefined && schema.exclusiveMinimum !== undefined;
+  const maxExcluded = schema.maximum === undefined && schema.exclusiveMaximum !== undefined;
+  const low = min === undefined ? undefined : minExcluded ? Math.floor(min) + 1 : Math.ceil(min);
+  const high = max === undefined ? undefined : maxExcluded ? Math.ceil(max) - 1 : Math.floor(max);
   // An int64 field (a zod bigint, no bounds, or bounds past ±2^53) also holds what only bigint can carry.
-  const clamp = (n: bigint) => (n < INT64_MIN ? INT64_MIN : n > INT64_MAX ? INT64_MAX : n);
-  const big = unsafeIntegers(
-    min === undefined ? INT64_MIN : clamp(BigInt(Math.ceil(min))),
-    max === undefined ? INT64_MAX : clamp(BigInt(Math.floor(max))),
+  if (integer) return integersIn(low, high, schema.multipleOf);
+  // zod's number takes no bigint: a plain number field gets doubles and safe integers.
+  return numbersIn(
+    { min, max, minExcluded, maxExcluded, multipleOf: schema.multipleOf },
+    Math.max(low ?? Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER),
+    Math.min(high ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
   );
-  if (safe && big) return fc.oneof({ weight: 4, arbitrary: safe }, { weight: 1, arbitrary: big });
-  return safe ?? big ?? fc.constant(Math.ceil(low));
 }
 
 function objectFor(
@@ -185,13 +143,17 @@ function objectFor(
   const extra = schema.additionalProperties;
   if (extra === false || !options.unknownFields || depth > MAX_DEPTH) return known.map(dropUndefined);
   // Unknown fields: a loose schema passes them on, and so must every converter.
-  const unknown = fc.dictionary(
-    fieldName.filter((key) => !Object.hasOwn(properties, key)),
-    extra === undefined || extra === true || Object.keys(extra).length === 0
-      ? anyJson
-      : fromJsonSchema(extra, root, options, depth + 1),
-    { maxKeys: 2, noNullPrototype: true },
-  );
+  const unknown = fc
+    .uniqueArray(
+      fc.tuple(
+        fieldName.filter((key) => !Object.hasOwn(properties, key)),
+        extra === undefined || extra === true || Object.keys(extra).length === 0
+          ? anyJson
+          : fromJsonSchema(extra, root, options, depth + 1),
+      ),
+      { selector: ([key]) => key, maxLength: 2 },
+    )
+    .map(entriesToObject);
   // Spread, not Object.assign: a field named __proto__ stays a field.
   return fc.tuple(known, unknown).map(([own, more]) => dropUndefined({ ...more, ...own }));
 }

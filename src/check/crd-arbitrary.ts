@@ -7,10 +7,14 @@ import {
   type OpenApiSchema,
   itemIdentity,
   matchesSchema,
+  type Bound,
   countBound,
+  patternRegExp,
 } from "../kube/crd";
-import { BEYOND_SAFE, INT64_MAX, integerFor, numberFor, stringFor, withinCount } from "./crd-scalars";
 import { setField } from "../json";
+import { anyJson, entriesToObject, fieldName } from "./any-json";
+import { objectMetadata } from "./object-metadata";
+import { integersIn, numbersIn, stringsIn, withinCount } from "./scalars";
 
 /**
  * Random objects a CRD version's `openAPIV3Schema` accepts, read from the schema itself (not
@@ -139,7 +143,7 @@ function objectFor(
   });
   if (schema.minProperties !== undefined || schema.maxProperties !== undefined) {
     arbitrary = arbitrary.filter((object) =>
-      withinCount(Object.keys(object).length, schema.minProperties, schema.maxProperties),
+      withinCount(Object.keys(object).length, countBound(schema.minProperties), countBound(schema.maxProperties)),
     );
   }
   return arbitrary;
@@ -161,21 +165,13 @@ function embeddedEnvelope(
     );
   if (!properties.kind)
     envelope.push(optional(fc.constantFrom("Pod", "ConfigMap", "Widget").map((v): [string, unknown] => ["kind", v])));
-  if (!properties.metadata) {
-    const metadata = fc.record(
-      {
-        name: fc.stringMatching(/^[a-z]([a-z0-9-]{0,8}[a-z0-9])?$/),
-        labels: fc.dictionary(fc.constantFrom("app", "tier"), fc.constantFrom("web", "db")),
-      },
-      { requiredKeys: [] },
-    );
+  if (!properties.metadata)
     envelope.push(
       fc.option(
-        metadata.map((v): [string, unknown] => ["metadata", v]),
+        objectMetadata({ partial: true }).map((v): [string, unknown] => ["metadata", v]),
         { nil: undefined },
       ),
     );
-  }
   return envelope;
 }
 
@@ -187,7 +183,7 @@ function mapFor(schema: OpenApiSchema, context: Context, depth: number): fc.Arbi
   );
   const values = valueFor(mapValues(schema), context, depth + 1, []);
   return fc
-    .uniqueArray(fc.tuple(mapKey, values), { selector: ([key]) => key, minLength: min, maxLength: max })
+    .uniqueArray(fc.tuple(fieldName, values), { selector: ([key]) => key, minLength: min, maxLength: max })
     .map(entriesToObject);
 }
 
@@ -206,33 +202,54 @@ function arrayFor(schema: OpenApiSchema, context: Context, depth: number): fc.Ar
     : fc.array(items, { minLength: min, maxLength: max });
 }
 
-/** Map keys: any text, and the keys that trip JavaScript objects (the apiserver's maps keep them). */
-const mapKey = fc.oneof(
-  { weight: 8, arbitrary: fc.string({ maxLength: 10 }) },
-  { weight: 1, arbitrary: fc.constantFrom("__proto__", "constructor", "prototype", "toString") },
-);
-
-/** What a node of no declared type holds: any JSON value, or an integer beyond 2^53. */
-const anyJson: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 6, arbitrary: fc.jsonValue({ maxDepth: 2 }).map(noNegativeZero) },
-  { weight: 1, arbitrary: fc.bigInt({ min: BEYOND_SAFE + 1n, max: INT64_MAX }) },
-);
-
 function unknownFields(known: ReadonlySet<string>, depth: number): fc.Arbitrary<Record<string, unknown>> {
-  const key = mapKey.filter((k) => !known.has(k));
+  const key = fieldName.filter((k) => !known.has(k));
   return fc
     .uniqueArray(fc.tuple(key, depth > 4 ? fc.constant("x") : anyJson), { selector: ([k]) => k, maxLength: 2 })
     .map(entriesToObject);
 }
 
-function entriesToObject(entries: Array<[string, unknown]>): Record<string, unknown> {
-  const object: Record<string, unknown> = {};
-  for (const [key, value] of entries) setField(object, key, value);
-  return object;
+/** OpenAPI's string words as the shared bounds: lengths in code points, as Go counts them. */
+function stringFor(schema: OpenApiSchema): fc.Arbitrary<string> {
+  return stringsIn({
+    minLength: countBound(schema.minLength),
+    maxLength: countBound(schema.maxLength),
+    pattern: schema.pattern !== undefined ? patternRegExp(schema.pattern) : undefined,
+    format: schema.format,
+    counts: "code-points",
+  });
 }
 
-function noNegativeZero(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value)) as unknown;
+/** OpenAPI's integer bounds (exclusive ones are flags; an int64 one beyond 2^53 a bigint) as the shared ones. */
+function integerBounds(schema: OpenApiSchema): [number | bigint | undefined, number | bigint | undefined] {
+  const { minimum, maximum } = schema;
+  return [
+    minimum === undefined ? undefined : integerAbove(minimum, schema.exclusiveMinimum === true),
+    maximum === undefined ? undefined : integerBelow(maximum, schema.exclusiveMaximum === true),
+  ];
+}
+
+/** The least integer a lower bound allows. */
+function integerAbove(bound: Bound, exclusive: boolean): number | bigint {
+  if (typeof bound === "bigint") return exclusive ? bound + 1n : bound;
+  return exclusive ? Math.floor(bound) + 1 : Math.ceil(bound);
+}
+
+/** The greatest integer an upper bound allows. */
+function integerBelow(bound: Bound, exclusive: boolean): number | bigint {
+  if (typeof bound === "bigint") return exclusive ? bound - 1n : bound;
+  return exclusive ? Math.ceil(bound) - 1 : Math.floor(bound);
+}
+
+function integerFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> {
+  return integersIn(...integerBounds(schema), schema.multipleOf);
+}
+
+/** A number field holds doubles, and integers as the webhook decodes them (beyond 2^53: bigint). */
+function numberFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> {
+  const { minimum: min, maximum: max, multipleOf } = schema;
+  const excluded = { minExcluded: schema.exclusiveMinimum === true, maxExcluded: schema.exclusiveMaximum === true };
+  return numbersIn({ min, max, multipleOf, ...excluded }, ...integerBounds(schema));
 }
 
 function hasJunctors(schema: OpenApiSchema): boolean {

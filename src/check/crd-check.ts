@@ -4,33 +4,15 @@ import { issueText, createRegistry, type KindDefinition, type Registry, sortVers
 import { celRules, type Crd, readCrds } from "../kube/crd";
 import { kindLabel } from "../kube";
 import { kindForCrd } from "./crd-kind";
-import { type CrdRoundTrip, crdRoundTrip, type SchemaOf } from "./crd-round-trip";
+import type { RoundTripSetup, SchemaOf } from "./object-round-trip";
+import { checkPair, type PairReport } from "./pair-check";
 import { crdSamples, fieldsToHandle } from "./crd-samples";
-import { declaredRefusal } from "./refusals";
-import { type Equivalences, show } from "./round-trip-comparison";
+import { show } from "./round-trip-comparison";
 
 export interface CrdCheckOptions {
   /** Objects tried per version, and per ordered pair of versions (default 100). */
   runs?: number;
   seed?: number;
-}
-
-export interface CrdPairReport {
-  from: string;
-  to: string;
-  roundTrips: number;
-  /** Objects the converter refused, as the kind declared it may (defineKind's `refusals`). */
-  refused: number;
-  /** The reason the kind gave for refusing objects on this pair. */
-  declaredRefusal?: string;
-  /** Objects refused, not declared, that break their own CEL rules (the apiserver would not store them). */
-  refusedOutsideCrd: number;
-  /** Round trips whose input this check could not hold to its own schema, so neither the results. */
-  unvalidated: number;
-  /** Round trips whose results were held to the target's CEL rules (inputs that keep their own, whole objects). */
-  celChecked: number;
-  /** Differences accepted under the kind's `emptyIsAbsent`: each path and how often. */
-  emptyIsAbsent: Array<{ path: string; count: number }>;
 }
 
 export interface CrdCheckReport {
@@ -39,7 +21,7 @@ export interface CrdCheckReport {
   ok: boolean;
   /** Objects from the CRD's schema each version's zod schema accepted. */
   versions: Array<{ version: string; accepted: number }>;
-  pairs: CrdPairReport[];
+  pairs: PairReport[];
   /** CEL rules results were not held to, each with its version, place and why. */
   notChecked: Array<{ version: string; path: string; rule: string; reason: string }>;
   /** The first problem, in words: which version or versions, which field, a shrunk object. */
@@ -51,7 +33,7 @@ export interface CrdCheckReport {
  * `openAPIV3Schema` (crd-arbitrary.ts): the kind must be served with exactly the CRD's versions;
  * every version's zod schema must accept every object the CRD accepts (whole, and partial as
  * server-side apply sends them), since a stricter schema makes stored objects unreadable; and
- * every object must survive A -> B -> A as a cluster takes it (crd-round-trip.ts): each result
+ * every object must survive A -> B -> A as a cluster takes it (object-round-trip.ts): each result
  * held to the target version's whole schema (types, enums, formats, patterns, bounds, required
  * fields, list uniqueness, CEL rules where they can be evaluated: cel-check.ts), a refusal only
  * where the kind declared it, nothing lost after the apiserver's pruning. CEL rules not evaluated
@@ -72,7 +54,13 @@ export async function checkAgainstCrd(
   const runs = { numRuns: options.runs ?? 100, ...(options.seed !== undefined ? { seed: options.seed } : {}) };
   const schemaOf: SchemaOf = new Map(crd.versions.map((version) => [version.name, version.schema]));
   const versions = sortVersions(listed);
-  const celErrors: CrdRoundTrip["celErrors"] = new Map();
+  const setup: RoundTripSetup = {
+    registry,
+    kind,
+    equivalences: { emptyIsAbsent: kind.emptyIsAbsent },
+    crd: { schemaOf, asStored: true },
+    celErrors: new Map(),
+  };
 
   for (const version of versions) {
     const entry = { version, accepted: 0 };
@@ -99,38 +87,16 @@ export async function checkAgainstCrd(
   for (const from of versions) {
     for (const to of versions) {
       if (from === to) continue;
-      const declared = declaredRefusal(kind, from, to);
-      const pair: CrdPairReport = {
-        from,
-        to,
-        roundTrips: 0,
-        refused: 0,
-        refusedOutsideCrd: 0,
-        ...(declared !== undefined ? { declaredRefusal: declared } : {}),
-        unvalidated: 0,
-        celChecked: 0,
-        emptyIsAbsent: [],
-      };
+      const { pair, finding } = await checkPair(setup, crdSamples(crd, from, schemaOf.get(from)), from, to, {
+        runs: runs.numRuns,
+        seed: options.seed,
+      });
       report.pairs.push(pair);
-      const equivalences: Equivalences = { emptyIsAbsent: kind.emptyIsAbsent, accepted: new Map() };
-      const check: CrdRoundTrip = { registry, kind, crd, schemaOf, equivalences, celErrors };
-      const result = await fc.check(
-        fc.asyncProperty(crdSamples(crd, from, schemaOf.get(from)), async (sample) => {
-          const outcome = await crdRoundTrip(check, sample, from, to);
-          if (outcome.refusedOutsideCrd) pair.refusedOutsideCrd++;
-          else if (outcome.refused) pair.refused++;
-          else pair.roundTrips++;
-          if (outcome.unvalidated) pair.unvalidated++;
-          if (!outcome.refused && !outcome.celUnchecked) pair.celChecked++;
-        }),
-        runs,
-      );
-      pair.emptyIsAbsent = [...equivalences.accepted!].map(([path, count]) => ({ path, count }));
-      if (result.failed) {
-        const [{ object, partial }] = result.counterexample!;
+      if (finding) {
+        const { object, partial } = finding.sample;
         return fail(
-          `${kindLabel(crd)} ${from} -> ${to} -> ${from}${partial ? " (a partial object)" : ""}: ${errorText(result.errorInstance)}\n` +
-            `${fieldsToHandle(from, to, schemaOf)}  object: ${show(object)}\n  (replay with --seed ${result.seed})`,
+          `${kindLabel(crd)} ${from} -> ${to} -> ${from}${partial ? " (a partial object)" : ""}: ${finding.error}\n` +
+            `${fieldsToHandle(from, to, schemaOf)}  object: ${show(object)}\n  (replay with --seed ${finding.seed})`,
         );
       }
       // Every object refused, even as declared: nothing was converted, so nothing was proved.
@@ -143,7 +109,7 @@ export async function checkAgainstCrd(
       }
     }
   }
-  report.notChecked = notChecked(versions, schemaOf, celErrors);
+  report.notChecked = notChecked(versions, schemaOf, setup.celErrors);
   return report;
 }
 
@@ -151,7 +117,7 @@ export async function checkAgainstCrd(
 function notChecked(
   versions: readonly string[],
   schemaOf: SchemaOf,
-  errors: CrdRoundTrip["celErrors"],
+  errors: RoundTripSetup["celErrors"],
 ): CrdCheckReport["notChecked"] {
   const list: CrdCheckReport["notChecked"] = [];
   for (const version of versions)

@@ -3,12 +3,7 @@ import { type Crd, isMapSchema, mapValues, type OpenApiSchema, diffSchemas } fro
 import { joinPath, setField, showValue } from "../json";
 import { crdObjectArbitrary } from "./crd-arbitrary";
 import { objectMetadata } from "./object-metadata";
-
-/** A generated object of one version, and whether it is partial (as server-side apply sends). */
-export interface Sample {
-  object: Record<string, unknown>;
-  partial: boolean;
-}
+import type { Sample } from "./object-round-trip";
 
 /** Objects the CRD's schema for `version` accepts: whole ones mostly, partial ones too. */
 export function crdSamples(crd: Crd, version: string, schema: Crd["versions"][number]["schema"]): fc.Arbitrary<Sample> {

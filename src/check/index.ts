@@ -6,13 +6,7 @@ export {
   type CheckOptions,
   type KindReport,
 } from "./round-trip";
-export {
-  checkAgainstCrd,
-  assertMatchesCrd,
-  type CrdPairReport,
-  type CrdCheckOptions,
-  type CrdCheckReport,
-} from "./crd-check";
+export { checkAgainstCrd, assertMatchesCrd, type CrdCheckOptions, type CrdCheckReport } from "./crd-check";
 export { kindForCrd } from "./crd-kind";
 export {
   checkGolden,

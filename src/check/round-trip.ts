@@ -1,30 +1,14 @@
 import fc from "fast-check";
-import { convertObjects, createRegistry, type KindDefinition, sortVersions } from "../conversion";
-import { type Crd, firstViolation } from "../kube/crd";
+import { createRegistry, type KindDefinition, type Registry, sortVersions } from "../conversion";
+import type { Crd } from "../kube/crd";
 import { kindLabel } from "../kube";
 import { arbitraryFor } from "./arbitrary";
-import { purityProblem } from "./converter-purity";
 import { objectMetadata } from "./object-metadata";
-import { checkCelRules } from "./cel-check";
-import { declaredRefusal, judgeFailure, undeclaredRefusal } from "./refusals";
-import { type Equivalences, roundTripDifference, show } from "./round-trip-comparison";
+import type { RoundTripSetup } from "./object-round-trip";
+import { checkPair, type PairReport } from "./pair-check";
+import { show } from "./round-trip-comparison";
 
-export interface PairReport {
-  from: string;
-  to: string;
-  /** Objects that went A -> B -> A and came back equal. */
-  roundTrips: number;
-  /** Objects the A -> B converter refused by throwing an Error, as the kind declared it may. */
-  refused: number;
-  /** Objects refused that the kind's CRD (`CheckOptions.crds`) would not accept: not a finding. */
-  refusedOutsideCrd: number;
-  /** The first refusal's message, as kubectl users would read it after the object's name. */
-  sampleRefusal?: string;
-  /** Why the kind says A -> B may refuse objects (defineKind's `refusals`), when it says so. */
-  declaredRefusal?: string;
-  /** Differences accepted under the kind's `emptyIsAbsent`: each path and how often. */
-  emptyIsAbsent: Array<{ path: string; count: number }>;
-}
+export type { PairReport } from "./pair-check";
 
 export interface KindReport {
   kind: string;
@@ -68,21 +52,10 @@ export async function checkKinds(kinds: readonly KindDefinition[], options: Chec
     const versions = sortVersions([...kind.versions.keys()]);
     const report: KindReport = { kind: name, ok: true, pairs: [] };
     reports.push(report);
+    const setup = zodSetup(registry, kind, options.crds);
     for (const from of versions) {
       for (const to of versions) {
         if (from === to) continue;
-        const declared = declaredRefusal(kind, from, to);
-        const pair: PairReport = {
-          from,
-          to,
-          roundTrips: 0,
-          refused: 0,
-          refusedOutsideCrd: 0,
-          ...(declared !== undefined ? { declaredRefusal: declared } : {}),
-          emptyIsAbsent: [],
-        };
-        const equivalences: Equivalences = { emptyIsAbsent: kind.emptyIsAbsent, accepted: new Map() };
-        report.pairs.push(pair);
         const objects = fc
           .tuple(
             fc.oneof(
@@ -92,39 +65,20 @@ export async function checkKinds(kinds: readonly KindDefinition[], options: Chec
             objectMetadata(),
           )
           .map(([fields, meta]) => ({
-            ...fields,
-            apiVersion: `${kind.group}/${from}`,
-            kind: kind.kind,
-            metadata: meta,
+            object: { ...fields, apiVersion: `${kind.group}/${from}`, kind: kind.kind, metadata: meta },
+            partial: false,
           }));
-        const result = await fc.check(
-          fc.asyncProperty(objects, async (object) => {
-            // Objects the version's own schema refuses could never be stored: not a counterexample.
-            fc.pre(
-              (kind.versions.get(from)!["~standard"].validate(object) as { issues?: unknown }).issues === undefined,
-            );
-            const impure = await purityProblem(kind, object, from, to);
-            if (impure) throw new Error(impure);
-            const outcome = await roundTrip(registry, object, kind.group, to, equivalences);
-            if (outcome === "ok") {
-              pair.roundTrips++;
-            } else if (declared === undefined && outsideCrd(options.crds, kind, from, object)) {
-              pair.refusedOutsideCrd++;
-            } else {
-              if (declared === undefined)
-                throw new Error(undeclaredRefusal(from, to, outcome.refused, `its ${from} schema accepts`));
-              pair.refused++;
-              pair.sampleRefusal ??= outcome.refused;
-            }
-          }),
-          { numRuns: options.runs ?? 200, ...(options.seed !== undefined ? { seed: options.seed } : {}) },
-        );
-        pair.emptyIsAbsent = [...equivalences.accepted!].map(([path, count]) => ({ path, count }));
-        if (result.failed) {
+        const { pair, finding } = await checkPair(setup, objects, from, to, {
+          runs: options.runs ?? 200,
+          seed: options.seed,
+          // Objects the version's own schema refuses could never be stored: not a counterexample.
+          admits: ({ object }) =>
+            (kind.versions.get(from)!["~standard"].validate(object) as { issues?: unknown }).issues === undefined,
+        });
+        report.pairs.push(pair);
+        if (finding) {
           report.ok = false;
-          const error =
-            result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
-          report.failure = `${name} ${from} -> ${to} -> ${from}: ${error}\n  object: ${show(result.counterexample?.[0])}\n  (replay with seed ${result.seed})`;
+          report.failure = `${name} ${from} -> ${to} -> ${from}: ${finding.error}\n  object: ${show(finding.sample.object)}\n  (replay with seed ${finding.seed})`;
           return reports;
         }
         if (pair.roundTrips === 0) {
@@ -151,48 +105,14 @@ export async function assertRoundTrips(
   if (failed) throw new Error(failed.failure);
 }
 
-async function roundTrip(
-  registry: ReturnType<typeof createRegistry>,
-  object: Record<string, unknown>,
-  group: string,
-  to: string,
-  equivalences: Equivalences,
-): Promise<"ok" | { refused: string }> {
-  const from = String(object.apiVersion);
-  const there = await convertObjects(registry, `${group}/${to}`, [object]);
-  if (!there.ok) {
-    const { verdict, text } = judgeFailure(there);
-    if (verdict === "failed") throw new Error(`converting to ${to} failed: ${text}`);
-    if (verdict === "bug") throw new Error(`converting to ${to} threw ${text}`);
-    // A converter saying no, in words, is the webhook working as it should.
-    return { refused: text };
-  }
-  const back = await convertObjects(registry, from, there.objects);
-  if (!back.ok) {
-    const { verdict, text } = judgeFailure(back);
-    throw new Error(
-      verdict === "bug"
-        ? `${to} was accepted, but converting it back threw ${text}`
-        : `${to} was accepted, but converting it back failed: ${text}`,
-    );
-  }
-  const difference = roundTripDifference(object, back.objects[0], equivalences);
-  if (difference) throw new Error(`not the same after the round trip: ${difference}`);
-  return "ok";
-}
-
-/** Whether the kind's CRD, if known, would refuse the object at that version (required fields aside: objects may be partial). */
-function outsideCrd(
-  crds: readonly Crd[] | undefined,
-  kind: KindDefinition,
-  version: string,
-  object: Record<string, unknown>,
-): boolean {
+/** The round trips' setup: the kind's CRD, if known, only tells which refused inputs a cluster could hold. */
+function zodSetup(registry: Registry, kind: KindDefinition, crds: readonly Crd[] | undefined): RoundTripSetup {
   const crd = crds?.find((one) => one.group === kind.group && one.kind === kind.kind);
-  const schema = crd?.versions.find((one) => one.name === version)?.schema;
-  return (
-    schema !== undefined &&
-    (firstViolation(object, schema, "", { partial: true }) !== undefined ||
-      checkCelRules(object, schema).violation !== undefined)
-  );
+  return {
+    registry,
+    kind,
+    equivalences: { emptyIsAbsent: kind.emptyIsAbsent },
+    celErrors: new Map(),
+    ...(crd ? { crd: { schemaOf: new Map(crd.versions.map((v) => [v.name, v.schema])), asStored: false } } : {}),
+  };
 }

@@ -2,7 +2,7 @@ import { clip } from "../json";
 import { celRules, type Crd } from "../kube/crd";
 import { kindLabel } from "../kube";
 import type { Registry } from "../conversion";
-import { type CrdPairReport, checkAgainstCrd } from "../check";
+import { checkAgainstCrd, type PairReport } from "../check";
 import { readCrdFile } from "./crd-files";
 import type { Output } from "./io";
 
@@ -52,7 +52,7 @@ export async function checkCrdFiles(
 
 const SHOWN_RULES = 5;
 
-function pairLine(pair: CrdPairReport, targetHasRules: boolean): string {
+function pairLine(pair: PairReport, targetHasRules: boolean): string {
   const lines = [
     `  ${pair.from} -> ${pair.to} -> ${pair.from}  ${pair.roundTrips} round trips through the apiserver's pruning, each result valid in ${pair.to}`,
   ];
