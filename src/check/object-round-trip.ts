@@ -158,6 +158,6 @@ function noteErrors(setup: RoundTripSetup, version: string, errors: CelOutcome["
 }
 
 /** The first check of the version's schema the object fails (required fields aside, for a partial object). */
-export function violationOf(object: unknown, schema: OpenApiSchema | undefined, partial: boolean): string | undefined {
+function violationOf(object: unknown, schema: OpenApiSchema | undefined, partial: boolean): string | undefined {
   return schema === undefined ? undefined : firstViolation(object, schema, "", { partial });
 }

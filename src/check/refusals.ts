@@ -26,7 +26,7 @@ export function judgeFailure(failure: BatchFailure): FailedConversion {
 }
 
 /** What a throw says when it is a bug rather than a refusal, with the stack's first frame; else undefined. */
-export function converterBug(thrown: unknown, reason: string): string | undefined {
+function converterBug(thrown: unknown, reason: string): string | undefined {
   if (
     thrown instanceof Error &&
     !(thrown instanceof TypeError || thrown instanceof ReferenceError || thrown instanceof RangeError)

@@ -163,7 +163,7 @@ export interface DoubleBounds {
 }
 
 /** Doubles within bounds (-0 as 0: JSON text holds no -0), finite. */
-export function doublesIn(bounds: DoubleBounds): fc.Arbitrary<number> {
+function doublesIn(bounds: DoubleBounds): fc.Arbitrary<number> {
   const arbitrary = fc
     .double({
       min: bounds.min === undefined ? -1e9 : doubleWithin(bounds.min, "up"),
