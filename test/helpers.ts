@@ -5,7 +5,7 @@ import { readConfig } from "../src/server/config";
 import type { LogRecord } from "../src/log";
 import { decodeJson, encodeJson } from "../src/json";
 import type { Registry } from "../src/conversion";
-import { checkReply, type SentReview } from "../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../src/kube/apiserver/apiserver-checks";
 
 export const UID = "705ab4f5-6393-11e8-b7cc-42010a800002";
 

@@ -1,4 +1,5 @@
-import { type ApiserverVerdict, storedForm } from "../kube";
+import { storedForm } from "../kube";
+import type { ApiserverVerdict } from "../kube/apiserver";
 import { type JsonDifference, jsonDifferences } from "./json-differences";
 
 export type Comparison =

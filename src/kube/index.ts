@@ -8,7 +8,6 @@ export {
   type ConversionReviewReply,
   parseReview,
 } from "./review-schema";
-export { checkReply, type ApiserverVerdict, type SentReview } from "./apiserver-checks";
 export { storedForm } from "./stored-form";
 export { DNS_LABEL_1035, DNS_LABEL_MAX, DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX, ANNOTATIONS_MAX_BYTES } from "./names";
 export { annotationsError, labelsError } from "./labels";

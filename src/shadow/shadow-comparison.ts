@@ -1,7 +1,7 @@
 import { compareVerdicts } from "../compare";
 import { isJsonObject, decodeJson } from "../json";
 import { summarize } from "../conversion";
-import { checkReply, type SentReview } from "../kube";
+import { checkReply, type SentReview } from "../kube/apiserver";
 
 /** One object the candidate converted otherwise than the live reply: who, and where (never what). */
 interface ObjectDifference {

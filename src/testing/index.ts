@@ -6,7 +6,7 @@
  */
 
 export { type Crd, type CrdVersion, readCrds } from "../kube/crd";
-export { checkReply, type SentReview } from "../kube";
+export { checkReply, type SentReview } from "../kube/apiserver";
 export { type ArbitraryOptions, arbitraryFor } from "../check";
 export { type CrdArbitraryOptions, crdObjectArbitrary, crdValueArbitrary } from "../check";
 export { assertMatchesCrd, type CrdCheckOptions, type CrdCheckReport, checkAgainstCrd } from "../check";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeJson } from "../../src/json/codec";
-import { checkReply, type SentReview } from "../../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
 import { nested } from "../deep-reviews";
 import { cronTab, post, review, testApp, wire } from "../helpers";
 

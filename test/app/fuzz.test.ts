@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { registry } from "../../examples";
 import { decodeJson, encodeJson } from "../../src/json/codec";
-import { checkReply, type SentReview } from "../../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
 import { arbitraryFor } from "../../src/check/arbitrary";
 import { objectMetadata } from "../../src/check/object-metadata";
 import { testApp } from "../helpers";

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { decodeJson } from "../../src/json/codec";
-import { checkReply, type SentReview } from "../../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
 import { DEEP_TREES, deepConverted, deepReview } from "../deep-reviews";
 import { emfProblems } from "../metrics/emf-spec";
 import { MetricsRecorder } from "../metrics/recorder";

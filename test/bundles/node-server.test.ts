@@ -4,7 +4,7 @@ import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkReply, type SentReview } from "../../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
 
 /** The built `npm start` server (build/node/index.mjs), as a process on 127.0.0.1. */
 const SERVER = fileURLToPath(new URL("../../build/node/index.mjs", import.meta.url));

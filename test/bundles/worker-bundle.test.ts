@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJson } from "../../src/json/codec";
-import { checkReply, type SentReview } from "../../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
 import { DEEP_TREES, deepConverted, deepReview } from "../deep-reviews";
 import { MetricsRecorder } from "../metrics/recorder";
 

@@ -8,7 +8,7 @@ import { parse } from "yaml";
 import * as z from "zod";
 import { parseDocuments } from "../../src/cli/io";
 import { main } from "../../src/cli/main";
-import { checkReply, type SentReview } from "../../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = `${root}bin/crdshift.mjs`;

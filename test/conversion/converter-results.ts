@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { readConfig } from "../../src/server/config";
 import { convertBody } from "../../src/conversion/convert-review";
 import { createRegistry, defineKind } from "../../src/conversion";
-import { checkReply, type SentReview } from "../../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
 
 /**
  * Converters that return what a converter should not, and the review they come to through the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { createRegistry, defineKind } from "../../src/conversion";
-import { checkReply } from "../../src/kube/apiserver-checks";
+import { checkReply } from "../../src/kube/apiserver/apiserver-checks";
 import { convertFails, convertOk, post, review, testApp, wire } from "../helpers";
 
 /** A kind whose v1 -> v2 converter does whatever the test asks to the object. */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkReply, type SentReview } from "../../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
 import { listeningOn, offlineEnv, run } from "./run";
 
 /**

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { checkReply, type SentReview } from "../../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
 
 it("names a converted object without a kind as JSON, an int64 beyond 2^53 as its digits", () => {
   const sent: SentReview = {

@@ -6,7 +6,7 @@ import docsV1Response from "../../examples/requests/docs-v1.response.json";
 import docsV1beta1 from "../../examples/requests/docs-v1beta1.json";
 import docsV1beta1Response from "../../examples/requests/docs-v1beta1.response.json";
 import { decodeJson } from "../../src/json/codec";
-import { checkReply, type SentReview } from "../../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
 import { DEEP_TREES, deepConverted, deepReview } from "../deep-reviews";
 
 // Inside workerd, through the Worker entry, with the bindings of vitest.config.ts.

@@ -1,4 +1,4 @@
-import type { ApiserverVerdict } from "../../kube";
+import type { ApiserverVerdict } from "../../kube/apiserver";
 import { showValue } from "../../json";
 import { compareVerdicts } from "../../compare";
 import { type SideResult, type ReviewRequest, redactUrl, reviewRequest } from "../webhook-call";

@@ -1,5 +1,5 @@
 import type { KindDefinition, Registry } from "../../conversion";
-import type { ApiserverVerdict } from "../../kube";
+import type { ApiserverVerdict } from "../../kube/apiserver";
 import { registrySide, urlSide, APISERVER_TIMEOUT_MS, type TlsPeer, redactUrl } from "../webhook-call";
 import { readCaBundle } from "./ca-bundle";
 import type { CrdConfig } from "./crd-config";

@@ -1,7 +1,7 @@
 import { createApp, readConfig } from "../../server";
 import { silentLogger } from "../../log";
 import type { Registry } from "../../conversion";
-import { type ApiserverVerdict, checkReply } from "../../kube";
+import { type ApiserverVerdict, checkReply } from "../../kube/apiserver";
 import { type CallFailure, type Connection, createPoster, type TlsPeer } from "./post-review";
 import type { ReviewRequest } from "./review-request";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { posix } from "node:path";
-import type { SentReview } from "../../kube";
+import type { SentReview } from "../../kube/apiserver";
 import { goJson, goStruct } from "./go-json";
 
 /** The ConversionReview the apiserver sends, and its body byte for byte. */

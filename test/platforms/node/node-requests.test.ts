@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkReply, type SentReview } from "../../../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../../../src/kube/apiserver/apiserver-checks";
 import { type Answer, nodeServer, type Reports, send, type Sent } from "./node-wire";
 
 // Every way a request can go, sent over TCP to the Node server (the Hono app on

@@ -3,7 +3,7 @@ import { ConfigError } from "crdshift";
 import { serve } from "crdshift/node";
 import { describe, expect, it } from "vitest";
 import { registry } from "../../../examples";
-import { checkReply, type SentReview } from "../../../src/kube/apiserver-checks";
+import { checkReply, type SentReview } from "../../../src/kube/apiserver/apiserver-checks";
 
 const sent = JSON.parse(
   readFileSync(new URL("../../../examples/requests/docs-v1.json", import.meta.url), "utf8"),

@@ -1,6 +1,6 @@
-import { goTypeName, isJsonObject, type JsonObject, decodeJson, showValue } from "../json";
-import type { Result } from "../outcome";
-import { annotationsError, labelsError } from "./labels";
+import { goTypeName, isJsonObject, type JsonObject, decodeJson, showValue } from "../../json";
+import type { Result } from "../../outcome";
+import { annotationsError, labelsError } from "../labels";
 /**
  * What the kube-apiserver does with a conversion webhook's reply (apiextensions-apiserver
  * `webhook_converter.go` and client-go's REST client), in its order and with its error texts.
