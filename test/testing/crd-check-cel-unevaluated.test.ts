@@ -1,46 +1,24 @@
 import { expect, it } from "vitest";
 import * as z from "zod/mini";
-import { readCrds } from "../../src/kube/crd/crd-document";
+import { twoVersionCrd } from "./two-version-crd";
 import { defineKind } from "../../src/conversion";
 import { checkAgainstCrd } from "../../src/check/crd-check";
 
 /** v1's spec has a rule this check cannot evaluate; v2's has one it can, which v1 -> v2 breaks for size 1. */
-const [crd] = readCrds(
-  `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: things.example.com }
-spec:
-  group: example.com
-  names: { kind: Thing, plural: things, singular: thing, listKind: ThingList }
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              required: [size]
-              x-kubernetes-validations: [{ rule: "isSorted([1]) || true" }]
-              properties: { size: { type: integer, minimum: 1, maximum: 5 } }
-    - name: v2
-      served: true
-      storage: false
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              required: [size]
-              x-kubernetes-validations: [{ rule: "self.size >= 1" }]
-              properties: { size: { type: integer, minimum: 0, maximum: 4 } }
-`,
-  "things.example.com.yaml",
+const crd = twoVersionCrd(
+  { group: "example.com", kind: "Thing", plural: "things" },
+  {
+    type: "object",
+    required: ["size"],
+    "x-kubernetes-validations": [{ rule: "isSorted([1]) || true" }],
+    properties: { size: { type: "integer", minimum: 1, maximum: 5 } },
+  },
+  {
+    type: "object",
+    required: ["size"],
+    "x-kubernetes-validations": [{ rule: "self.size >= 1" }],
+    properties: { size: { type: "integer", minimum: 0, maximum: 4 } },
+  },
 );
 
 const schema = z.looseObject({ spec: z.optional(z.looseObject({ size: z.optional(z.number()) })) });
@@ -58,7 +36,7 @@ const thing = defineKind({
 });
 
 it("a source rule it cannot evaluate lists the target's rules as not checked, never passes them silently", async () => {
-  const report = await checkAgainstCrd([thing], crd!, { runs: 50, seed: 1 });
+  const report = await checkAgainstCrd([thing], crd, { runs: 50, seed: 1 });
   expect(report.notChecked).toContainEqual({
     version: "v2",
     path: "spec",

@@ -1,53 +1,32 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { createRegistry, defineKind, type KindSpec } from "../../src/conversion";
-import { readCrds } from "../../src/kube/crd";
+import { twoVersionCrd } from "./two-version-crd";
 import { type RoundTripSetup, roundTripObject } from "../../src/check/object-round-trip";
 
 // The one round-trip loop behind checkKind (objects from the zod schemas) and checkAgainstCrd
 // (objects from the CRD, kept as the apiserver keeps them): each rule either check held, one
 // object at a time, so that dropping it fails here.
 
-const [crd] = readCrds(
-  `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: gauges.rules.example.com }
-spec:
-  group: rules.example.com
-  scope: Namespaced
-  names: { plural: gauges, singular: gauge, kind: Gauge }
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              x-kubernetes-validations:
-                - rule: "!has(self.unit) || self.unit != 'none'"
-              properties:
-                level: { type: integer, maximum: 10 }
-                unit: { type: string }
-                items: { type: array, minItems: 1, items: { type: string } }
-    - name: v2
-      served: true
-      storage: false
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                level: { type: integer, maximum: 10 }
-                unit: { type: string }
-                items: { type: array, items: { type: string } }
-`,
-  "gauges.yaml",
+const crd = twoVersionCrd(
+  { group: "rules.example.com", kind: "Gauge", plural: "gauges" },
+  {
+    type: "object",
+    "x-kubernetes-validations": [{ rule: "!has(self.unit) || self.unit != 'none'" }],
+    properties: {
+      level: { type: "integer", maximum: 10 },
+      unit: { type: "string" },
+      items: { type: "array", minItems: 1, items: { type: "string" } },
+    },
+  },
+  {
+    type: "object",
+    properties: {
+      level: { type: "integer", maximum: 10 },
+      unit: { type: "string" },
+      items: { type: "array", items: { type: "string" } },
+    },
+  },
 );
 
 const loose = z.looseObject({});
@@ -66,7 +45,7 @@ function gauge(toV2: (object: Body) => Body, toV1: (object: Body) => Body, more:
 
 /** `asStored`: as checkAgainstCrd holds it; false: as checkKind does with the CRD known; undefined: no CRD. */
 function setup(kind: ReturnType<typeof gauge>, asStored?: boolean): RoundTripSetup {
-  const schemaOf = new Map(crd!.versions.map((version) => [version.name, version.schema]));
+  const schemaOf = new Map(crd.versions.map((version) => [version.name, version.schema]));
   return {
     registry: createRegistry([kind]),
     kind,
