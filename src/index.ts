@@ -28,6 +28,7 @@ export type {
   MappedVersion,
   Mapping,
   MappingRules,
+  RefusalDeclarations,
   Registry,
   Schema,
 } from "./conversion";
@@ -36,6 +37,8 @@ export {
   DefinitionError,
   defineKind,
   mapping,
+  Refusal,
+  refuse,
   STASH_ANNOTATION,
   stashFields,
   unstashFields,

@@ -2,7 +2,9 @@ import { convertObjects, type KindDefinition, type Registry } from "../conversio
 import { type Crd, pruneLikeApiserver, type OpenApiSchema, firstViolation, celRules } from "../kube/crd";
 import { type CelOutcome, checkCelRules } from "./cel-check";
 import { purityProblem } from "./converter-purity";
-import { declaredRefusal, judgeFailure, undeclaredRefusal } from "./refusals";
+import { declaredReasons, judgeFailure, undeclaredRefusal } from "./refusals";
+import { FindingError, RANK } from "./findings";
+import { leadingPath, schemaField, violationPath, violationRule } from "./finding-field";
 import { type Equivalences, roundTripDifference } from "./round-trip-comparison";
 
 export type SchemaOf = Map<string, Crd["versions"][number]["schema"]>;
@@ -30,8 +32,8 @@ export interface RoundTripSetup {
 
 /** How one object's round trip went, when it raised no finding. */
 export interface RoundTripOutcome {
-  /** The converter refused the object, as the kind declared it may: its reason. */
-  refused?: string;
+  /** The converter refused the object for a reason its pair declares: the reason, and the message. */
+  refused?: { reason: string; message: string };
   /** Refused, not declared, but the input is one the apiserver would not have stored. */
   refusedOutsideCrd: boolean;
   /** The input breaks its own CRD schema as this check reads it: results not held to the target's. */
@@ -41,8 +43,9 @@ export interface RoundTripOutcome {
 }
 
 /**
- * One object of `from` through `to` and back, by the engine, and every finding, thrown in words:
- * a converter's bug (judgeFailure); a refusal the kind did not declare, unless the apiserver
+ * One object of `from` through `to` and back, by the engine, and its finding, thrown as a
+ * FindingError (its words, and the rule and field that tell it from other findings):
+ * a converter's bug (judgeFailure); a refusal for no reason the pair declares, unless the apiserver
  * would not have stored the input (`storable`); a converter that changes its input, keeps state
  * or answers differently when called again; a result the engine refuses, or (with a CRD,
  * `asStored`) one that breaks the target version's CRD schema or CEL rules once pruned as the
@@ -60,21 +63,51 @@ export async function roundTripObject(
   const { registry, kind, equivalences, crd } = setup;
   const schemaOf: SchemaOf = crd?.schemaOf ?? new Map();
   const asStored = crd?.asStored === true;
+  const fieldOf = (path: string, version: string) =>
+    schemaField(path, asStored ? schemaOf.get(version) : kind.versions.get(version));
   const impure = await purityProblem(kind, object, from, to);
-  if (impure) throw new Error(impure);
+  if (impure) throw new FindingError("impure converter", impure.replace(/ \(.*$|:.*$/s, ""), RANK.converter, impure);
   const there = await convertObjects(registry, `${kind.group}/${to}`, [object]);
   if (!there.ok) {
     // Told apart by the failure's code and what the converter threw, never by a message's words.
-    const { verdict, text } = judgeFailure(there);
-    if (verdict === "failed") throw new Error(`converting to ${to} failed: ${text}`);
-    if (verdict === "bug") throw new Error(`converting to ${to} threw ${text}`);
-    // A converter saying no, in words, is the webhook working as it should where the kind said so.
-    if (declaredRefusal(kind, from, to) !== undefined)
-      return { refused: text, refusedOutsideCrd: false, unvalidated: false, celChecked: false };
+    const failed = judgeFailure(there);
+    if (failed.verdict === "failed") {
+      // A result its schema refuses names the field after "schema: ": one finding per field.
+      const issue = /schema: (.*)$/s.exec(failed.text)?.[1];
+      const field = issue === undefined ? "" : ` ${fieldOf(violationPath(issue), to)}`;
+      throw new FindingError(
+        "failed",
+        `${failed.code}${field}`,
+        RANK.converter,
+        `converting to ${to} failed: ${failed.text}`,
+      );
+    }
+    if (failed.verdict === "bug")
+      throw new FindingError(
+        "threw",
+        failed.frame ?? failed.text,
+        RANK.converter,
+        `converting to ${to} threw ${failed.text}`,
+      );
+    // A converter saying no, for a reason its pair declares, is the webhook working as it should.
+    const declared = declaredReasons(kind, from, to);
+    if (failed.reason !== undefined && declared.has(failed.reason))
+      return {
+        refused: { reason: failed.reason, message: failed.text },
+        refusedOutsideCrd: false,
+        unvalidated: false,
+        celChecked: false,
+      };
     if (!storable(object, schemaOf.get(from), asStored))
       return { refusedOutsideCrd: true, unvalidated: false, celChecked: false };
     const accepts = asStored ? `the CRD's ${from} schema accepts` : `its ${from} schema accepts`;
-    throw new Error(undeclaredRefusal(from, to, text, accepts));
+    // One finding per reason named, or per place a reasonless Error is thrown.
+    throw new FindingError(
+      "refused",
+      failed.reason ?? failed.frame ?? failed.text,
+      RANK.converter,
+      undeclaredRefusal(from, to, failed.text, accepts, failed.reason, declared),
+    );
   }
   const stored = asStored ? pruneLikeApiserver(there.objects[0], schemaOf.get(to)) : there.objects[0];
   // The results are held to the target's schema only for inputs the source's schema accepts as
@@ -84,17 +117,26 @@ export async function roundTripObject(
   if (asStored) {
     const broken = validated ? violationOf(stored, schemaOf.get(to), partial) : undefined;
     const celBroken = celChecked ? celViolation(setup, stored, to) : undefined;
-    if (broken || celBroken)
-      throw new Error(
-        `the ${to} result breaks the CRD's ${to} schema: ${broken ?? celBroken}\n` +
+    const violation = broken ?? celBroken;
+    if (violation !== undefined)
+      throw new FindingError(
+        `invalid ${to} result: ${violationRule(violation)}`,
+        fieldOf(violationPath(violation), to),
+        RANK.invalid,
+        `the ${to} result breaks the CRD's ${to} schema: ${violation}\n` +
           `  The apiserver does not validate a conversion webhook's result: it would hand this object to clients, and every later update of it would fail validation.`,
       );
   }
   const back = await convertObjects(registry, `${kind.group}/${from}`, [stored]);
   if (!back.ok) {
-    const { verdict, text } = judgeFailure(back);
+    const failed = judgeFailure(back);
+    const { verdict, text } = failed;
     const kept = asStored ? `the ${to} object (as the apiserver keeps it)` : `${to}`;
-    throw new Error(
+    const which = failed.verdict === "failed" ? failed.code : (failed.frame ?? text);
+    throw new FindingError(
+      `not converted back (${verdict})`,
+      which,
+      RANK.invalid,
       verdict === "bug"
         ? `${kept} was accepted, but converting it back threw ${text}`
         : `${kept} was accepted, but converting it back failed: ${text}`,
@@ -102,9 +144,21 @@ export async function roundTripObject(
   }
   const returned = asStored ? pruneLikeApiserver(back.objects[0], schemaOf.get(from)) : back.objects[0];
   const difference = roundTripDifference(object, returned, equivalences);
-  if (difference) throw new Error(`not the same after the round trip: ${difference}`);
+  if (difference)
+    throw new FindingError(
+      "not the same after the round trip",
+      fieldOf(leadingPath(difference), from),
+      RANK.lost,
+      `not the same after the round trip: ${difference}`,
+    );
   const brokenBack = validated ? violationOf(returned, schemaOf.get(from), partial) : undefined;
-  if (brokenBack) throw new Error(`converted back to ${from}, it breaks the CRD's ${from} schema: ${brokenBack}`);
+  if (brokenBack)
+    throw new FindingError(
+      `invalid ${from} after the round trip: ${violationRule(brokenBack)}`,
+      fieldOf(violationPath(brokenBack), from),
+      RANK.invalid,
+      `converted back to ${from}, it breaks the CRD's ${from} schema: ${brokenBack}`,
+    );
   return { refusedOutsideCrd: false, unvalidated: asStored && !validated, celChecked };
 }
 

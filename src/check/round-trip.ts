@@ -7,14 +7,19 @@ import { objectMetadata } from "./object-metadata";
 import type { RoundTripSetup } from "./object-round-trip";
 import { checkPair, type PairReport } from "./pair-check";
 import { show } from "./round-trip-comparison";
+import { type Finding, findingsText, inOrderOfUse } from "./findings";
+import { checkSeed } from "./check-seed";
 
 export type { PairReport } from "./pair-check";
+export type { Finding } from "./findings";
 
 export interface KindReport {
   kind: string;
   ok: boolean;
   pairs: PairReport[];
-  /** The first defect found, shrunk to a small object, in words. */
+  /** Every distinct defect found (pair, rule, field), each with a shrunk object, most useful first. */
+  findings: Finding[];
+  /** The findings in words, bounded, ending with a line that counts them. */
   failure?: string;
 }
 
@@ -24,7 +29,10 @@ export interface CheckOptions {
    * zod schemas may be looser) is counted, not failed.
    */
   crds?: readonly Crd[];
-  /** Objects tried per ordered pair of versions (default 200). */
+  /**
+   * Round trips per ordered pair of versions (default 200): objects are generated until this many
+   * have round-tripped, refusals aside, or a pair fails for too few.
+   */
   runs?: number;
   seed?: number;
 }
@@ -33,12 +41,13 @@ export interface CheckOptions {
  * Proves a kind's converters: for every ordered pair of versions A, B, objects generated from
  * A's schema (whole and partial, with labels, annotations and fields no schema names) go
  * A -> B -> A through the real engine and must come back equal (but for differences the kind
- * declared equal: `emptyIsAbsent`, each reported). Defects are: a refusal (an Error thrown) the
- * kind did not declare in `refusals`; a TypeError, ReferenceError or RangeError, or a throw of
+ * declared equal: `emptyIsAbsent`, each reported). Defects are: a refusal (an Error thrown) for
+ * no reason the pair declares in `refusals`; a TypeError, ReferenceError or RangeError, or a throw of
  * something not an Error (bugs in the converter, whatever they say); a B that fails B's schema;
  * a B that cannot go back to A; anything lost or changed on the way; a converter that changes
  * its input, shares state between calls or answers differently when called again
- * (converter-purity.ts); and a pair where no object made the round trip, which proves nothing.
+ * (converter-purity.ts); and a pair where refusals leave fewer than `runs` round trips, which
+ * proves too little. The check goes on after a finding: each distinct one is reported.
  */
 export function checkKind(kind: KindDefinition, options: CheckOptions = {}): Promise<KindReport> {
   return checkKinds([kind], options).then((reports) => reports[0]!);
@@ -46,12 +55,13 @@ export function checkKind(kind: KindDefinition, options: CheckOptions = {}): Pro
 
 export async function checkKinds(kinds: readonly KindDefinition[], options: CheckOptions = {}): Promise<KindReport[]> {
   const reports: KindReport[] = [];
+  const seed = checkSeed(options.seed);
   for (const kind of kinds) {
     const registry = createRegistry([kind]);
     const name = kindLabel(kind);
     const versions = sortVersions([...kind.versions.keys()]);
-    const report: KindReport = { kind: name, ok: true, pairs: [] };
-    reports.push(report);
+    const pairs: PairReport[] = [];
+    const findings: Finding[] = [];
     const setup = zodSetup(registry, kind, options.crds);
     for (const from of versions) {
       for (const to of versions) {
@@ -68,31 +78,32 @@ export async function checkKinds(kinds: readonly KindDefinition[], options: Chec
             object: { ...fields, apiVersion: `${kind.group}/${from}`, kind: kind.kind, metadata: meta },
             partial: false,
           }));
-        const { pair, finding } = await checkPair(setup, objects, from, to, {
+        const checked = await checkPair(setup, objects, from, to, {
           runs: options.runs ?? 200,
-          seed: options.seed,
+          seed,
           // Objects the version's own schema refuses could never be stored: not a counterexample.
           admits: ({ object }) =>
             (kind.versions.get(from)!["~standard"].validate(object) as { issues?: unknown }).issues === undefined,
         });
-        report.pairs.push(pair);
-        if (finding) {
-          report.ok = false;
-          report.failure = `${name} ${from} -> ${to} -> ${from}: ${finding.error}\n  object: ${show(finding.sample.object)}\n  (replay with seed ${finding.seed})`;
-          return reports;
-        }
-        if (pair.roundTrips === 0) {
-          report.ok = false;
-          const example = pair.sampleRefusal === undefined ? "" : `, for example: ${pair.sampleRefusal}`;
-          report.failure =
-            `${name} ${from} -> ${to} -> ${from}: no object made the round trip (the converter refused all ${pair.refused}${example}), ` +
-            `so nothing was proved; a converter should refuse only what ${to} cannot hold`;
-          return reports;
-        }
+        pairs.push(checked.pair);
+        findings.push(...checked.findings);
       }
     }
+    const ordered = inOrderOfUse(findings);
+    reports.push({
+      kind: name,
+      ok: ordered.length === 0,
+      pairs,
+      findings: ordered,
+      ...(ordered.length > 0 ? { failure: findingsText(name, ordered, (finding) => findingText(name, finding)) } : {}),
+    });
   }
   return reports;
+}
+
+function findingText(name: string, finding: Finding): string {
+  const object = Object.keys(finding.object).length > 0 ? `\n  object: ${show(finding.object)}` : "";
+  return `${name} ${finding.place}: ${finding.message}${object}\n  (replay with seed ${finding.seed})`;
 }
 
 /** Throws with the readable report unless every kind round-trips: for a user's own tests. */

@@ -5,6 +5,7 @@ import { isPending, readConvertedMaps, readResult, settle } from "./converter-re
 import { converterErrorText, inStep } from "./failure-messages";
 import type { JsonObject } from "../json";
 import { schemaIssue } from "./validate";
+import { refuse } from "./refusal";
 
 /**
  * Runs the converters of a route from step `first` on, each on the previous one's result, and
@@ -34,6 +35,7 @@ export function runChain(
         kind: definition.kind,
         from: step.from,
         to: step.to,
+        refuse,
       });
     } catch (error) {
       throw converterFailure(error, steps, step);

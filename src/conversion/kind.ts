@@ -1,21 +1,24 @@
 import { kindLabel, DNS_LABEL_1035, DNS_LABEL_MAX, DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX } from "../kube";
-import type { Converter, ConverterMap, Schema } from "./converter";
+import type { Converter, ConverterMap, RefusalDeclarations, Schema } from "./converter";
 import { computeRoutes, type Route } from "./routes";
 
-export interface KindSpec<V extends Record<string, Schema>> {
+export interface KindSpec<V extends Record<string, Schema>, R extends RefusalDeclarations = Record<never, never>> {
   /** The CRD's `spec.group`, e.g. `example.com`. */
   group: string;
   /** The CRD's `spec.names.kind`, e.g. `CronTab`. */
   kind: string;
   /** Every version the CRD lists, each with the schema of the whole object in that version. */
   versions: V;
-  converters: ConverterMap<V>;
   /**
-   * Objects a converter refuses on purpose, per ordered pair of versions (`"v1->v1beta1"`), with
-   * why: the test kit and `crdshift check` fail on any other refusal of an object the source
-   * version accepts (in a cluster one refusal fails a whole LIST), and print these reasons.
+   * Why a converter may refuse objects on purpose, per ordered pair of versions (`"v1->v1beta1"`),
+   * as a few named reasons, each with why: `{ "v1->v1beta1": { "no-port": "v1beta1's hostPort
+   * needs a port" } }`. A converter refuses with one of its pair's reasons (`context.refuse`, a type
+   * error for any other); the test kit and `crdshift check` count refusals by reason and fail on
+   * any other throw on an object the source version accepts (in a cluster one refusal fails a
+   * whole LIST). Written before `converters`, so that their `refuse` is typed by it.
    */
-  refusals?: { [P in PairName<V>]?: string };
+  refusals?: R & { [P in PairName<V>]?: Record<string, string> };
+  converters: ConverterMap<V, R>;
   /**
    * Where an empty object or list (`{}`, `[]`) and an absent field mean the same to this kind:
    * `true` everywhere, or field paths (`spec.subject`, list items as `[]`: `spec.rules[].filters`).
@@ -37,8 +40,8 @@ export interface KindDefinition {
   readonly versions: ReadonlyMap<string, Schema>;
   /** The shortest chain of converters for every ordered pair of distinct versions. */
   route(from: string, to: string): Route | undefined;
-  /** Declared refusals, by `"from->to"`: the reason each pair's converters may refuse objects. */
-  readonly refusals?: ReadonlyMap<string, string>;
+  /** Declared refusals, by `"from->to"`: each reason a pair's converters may refuse objects for, and why. */
+  readonly refusals?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Where `{}`/`[]` and absent are declared the same: `true` everywhere, or these paths. */
   readonly emptyIsAbsent?: true | readonly string[];
 }
@@ -62,7 +65,10 @@ const KIND = /^[A-Za-z][A-Za-z0-9]*$/;
  * wrong with a definition fails here, at module load, never on a request: bad names, converters
  * naming unknown versions, and any pair of versions that no chain of converters connects.
  */
-export function defineKind<const V extends Record<string, Schema>>(spec: KindSpec<V>): KindDefinition {
+export function defineKind<
+  const V extends Record<string, Schema>,
+  const R extends RefusalDeclarations = Record<never, never>,
+>(spec: KindSpec<V, R>): KindDefinition {
   const { group, kind } = spec;
   const label = kindLabel({ kind, group });
   if (
@@ -130,14 +136,16 @@ export function defineKind<const V extends Record<string, Schema>>(spec: KindSpe
   };
 }
 
+const REASON = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
 function declaredRefusals(
   label: string,
-  declared: Record<string, string | undefined> | undefined,
+  declared: Record<string, unknown> | undefined,
   versions: ReadonlyMap<string, Schema>,
-): Map<string, string> | undefined {
+): Map<string, Map<string, string>> | undefined {
   if (declared === undefined) return undefined;
-  const refusals = new Map<string, string>();
-  for (const [pair, reason] of Object.entries(declared)) {
+  const refusals = new Map<string, Map<string, string>>();
+  for (const [pair, reasons] of Object.entries(declared)) {
     const [from, to, extra] = pair.split("->").map((part) => part.trim());
     if (
       from === undefined ||
@@ -150,9 +158,29 @@ function declaredRefusals(
       throw new DefinitionError(
         `${label}: refusals key "${pair}" is not "FROM->TO" with two of its versions (${[...versions.keys()].join(", ")})`,
       );
-    if (typeof reason !== "string" || reason.trim() === "")
-      throw new DefinitionError(`${label}: refusals "${pair}" needs a reason: why ${to} cannot hold what is refused`);
-    refusals.set(`${from}->${to}`, reason);
+    // A pair-wide reason let any throw of the pair pass as declared: each refusal now names its reason.
+    if (typeof reasons === "string")
+      throw new DefinitionError(
+        `${label}: refusals "${pair}" is one reason for the whole pair, which would pass any throw of its converters as declared`,
+        `name each reason: refusals: { "${pair}": { "some-reason": ${JSON.stringify(reasons)} } }, and refuse with context.refuse("some-reason", message)`,
+      );
+    if (typeof reasons !== "object" || reasons === null || Array.isArray(reasons) || Object.keys(reasons).length === 0)
+      throw new DefinitionError(
+        `${label}: refusals "${pair}" must name its reasons, each with why: { "some-reason": "why ${to} cannot hold it" }`,
+      );
+    const named = new Map<string, string>();
+    for (const [reason, why] of Object.entries(reasons as Record<string, unknown>)) {
+      if (!REASON.test(reason))
+        throw new DefinitionError(
+          `${label}: refusals "${pair}": reason "${reason}" is not a name like "no-port" (lowercase words joined by -)`,
+        );
+      if (typeof why !== "string" || why.trim() === "")
+        throw new DefinitionError(
+          `${label}: refusals "${pair}": reason "${reason}" needs a why: what ${to} cannot hold`,
+        );
+      named.set(reason, why);
+    }
+    refusals.set(`${from}->${to}`, named);
   }
   return refusals;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { readCrdFile } from "../../src/cli/crd-files";
-import { type Converter, defineKind, type KindSpec } from "../../src/conversion";
+import { type Converter, defineKind, type KindSpec, refuse } from "../../src/conversion";
 import { checkAgainstCrd } from "../../src/check/crd-check";
 import { assertRoundTrips, checkKinds } from "../../src/check/round-trip";
 import { mapDown, mapUp, pump } from "../fixtures/pump-kinds";
@@ -118,7 +118,7 @@ describe("empty and absent are the same only where a kind declares it", () => {
   });
 });
 
-const context = { group: "example.com", kind: "Pump", from: "v1beta1", to: "v1" };
+const context = { group: "example.com", kind: "Pump", from: "v1beta1", to: "v1", refuse };
 
 describe("a hub version that always holds a struct (docs/checks.md)", () => {
   const fill = (object: Parameters<typeof mapUp>[0]) => {
@@ -140,7 +140,14 @@ describe("defineKind checks the new declarations", () => {
     expect(define({ refusals: { "v2->v3": "x" } })).toThrow(
       'Thing.conduct.example.com: refusals key "v2->v3" is not "FROM->TO" with two of its versions (v1, v2)',
     );
-    expect(define({ refusals: { "v2->v1": "" } })).toThrow('refusals "v2->v1" needs a reason');
+    expect(define({ refusals: { "v2->v1": {} } })).toThrow('refusals "v2->v1" must name its reasons');
+    expect(define({ refusals: { "v2->v1": { "no-port": "" } } })).toThrow('reason "no-port" needs a why');
+    expect(define({ refusals: { "v2->v1": { "No Port": "why" } } })).toThrow('reason "No Port" is not a name');
+  });
+  it("refuses a pair-wide refusal reason, which would pass any throw of the pair, saying how to name it", () => {
+    expect(define({ refusals: { "v2->v1": "v1 is retired" } })).toThrow(
+      'Thing.conduct.example.com: refusals "v2->v1" is one reason for the whole pair, which would pass any throw of its converters as declared — name each reason: refusals: { "v2->v1": { "some-reason": "v1 is retired" } }, and refuse with context.refuse("some-reason", message)',
+    );
   });
   it("refuses emptyIsAbsent paths with list indices", () => {
     expect(define({ emptyIsAbsent: ["spec.rules[0]"] })).toThrow("emptyIsAbsent is true or a list of field paths");
