@@ -34,7 +34,7 @@ export interface RoundTripSetup {
 export interface RoundTripOutcome {
   /** The converter refused the object for a reason its pair declares: the reason, and the message. */
   refused?: { reason: string; message: string };
-  /** Refused, not declared, but the input is one the apiserver would not have stored. */
+  /** Refused or failed, but the input is one the apiserver would not have stored: no finding. */
   refusedOutsideCrd: boolean;
   /** The input breaks its own CRD schema as this check reads it: results not held to the target's. */
   unvalidated: boolean;
@@ -59,6 +59,19 @@ export async function roundTripObject(
   from: string,
   to: string,
 ): Promise<RoundTripOutcome> {
+  try {
+    return await roundTrip(setup, sample, from, to);
+  } catch (error) {
+    // An input the apiserver would never store (it breaks the CRD's CEL rules, say) shows nothing
+    // about the converters, whatever happens to it: asked only once something went wrong.
+    const schema = setup.crd?.schemaOf.get(from);
+    if (error instanceof FindingError && !storable(sample.object, schema, setup.crd?.asStored === true))
+      return { refusedOutsideCrd: true, unvalidated: false, celChecked: false };
+    throw error;
+  }
+}
+
+async function roundTrip(setup: RoundTripSetup, sample: Sample, from: string, to: string): Promise<RoundTripOutcome> {
   const { object, partial } = sample;
   const { registry, kind, equivalences, crd } = setup;
   const schemaOf: SchemaOf = crd?.schemaOf ?? new Map();
@@ -98,8 +111,6 @@ export async function roundTripObject(
         unvalidated: false,
         celChecked: false,
       };
-    if (!storable(object, schemaOf.get(from), asStored))
-      return { refusedOutsideCrd: true, unvalidated: false, celChecked: false };
     const accepts = asStored ? `the CRD's ${from} schema accepts` : `its ${from} schema accepts`;
     // One finding per reason named, or per place a reasonless Error is thrown.
     throw new FindingError(
@@ -132,7 +143,10 @@ export async function roundTripObject(
     const failed = judgeFailure(back);
     const { verdict, text } = failed;
     const kept = asStored ? `the ${to} object (as the apiserver keeps it)` : `${to}`;
-    const which = failed.verdict === "failed" ? failed.code : (failed.frame ?? text);
+    const which =
+      failed.verdict === "failed"
+        ? failed.code
+        : ((failed.verdict === "refused" ? failed.reason : undefined) ?? failed.frame ?? text);
     throw new FindingError(
       `not converted back (${verdict})`,
       which,

@@ -19,8 +19,8 @@ export interface PairReport {
   /** The same by reason: how many, the declaration's why, and the first refusal's message. */
   refusedBy: Array<{ reason: string; why: string; count: number; example: string }>;
   /**
-   * Objects refused for no declared reason that the apiserver would not have stored: they break the
-   * CRD's CEL rules, or (objects from the zod schemas, which may be looser) its schema. Not a finding.
+   * Objects the apiserver would not have stored, whose conversion was refused or failed: they break
+   * the CRD's CEL rules, or (objects from the zod schemas, which may be looser) its schema. Not a finding.
    */
   refusedOutsideCrd: number;
   /** Objects that showed a finding. */

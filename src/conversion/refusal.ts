@@ -23,7 +23,10 @@ Object.defineProperty(Refusal.prototype, BRAND, { value: true });
 
 /** A refusal for `reason`, with the message kubectl users read; throw it. */
 export function refuse<R extends string>(reason: R, message: string): Refusal {
-  return new Refusal(reason, message);
+  const refusal = new Refusal(reason, message);
+  // Its stack starts where the converter refused, not here.
+  Error.captureStackTrace?.(refusal, refuse);
+  return refusal;
 }
 
 /** The reason a thrown value names, when it is a crdshift Refusal; else undefined. */

@@ -103,6 +103,23 @@ describe("a refusal is a finding unless declared, or the apiserver would not hav
     );
   });
 
+  it("excuses any failure on an input breaking the CRD's CEL rules, not on one that keeps them", async () => {
+    // A lost field, on the way back: nothing a cluster could hold shows it when the unit is "none".
+    const dropUnit = ({ spec, ...rest }: Body): Body => {
+      if (spec === undefined) return rest;
+      const { unit, ...keep } = spec;
+      return { ...rest, spec: keep };
+    };
+    for (const asStored of [false, true]) {
+      await expect(
+        roundTripObject(setup(gauge(same, dropUnit), asStored), gaugeOf({ unit: "none" }), "v1", "v2"),
+      ).resolves.toMatchObject({ refusedOutsideCrd: true });
+      await expect(
+        roundTripObject(setup(gauge(same, dropUnit), asStored), gaugeOf({ unit: "kg" }), "v1", "v2"),
+      ).rejects.toThrow(/spec\.unit was "kg", came back missing/);
+    }
+  });
+
   it("excuses a refusal of an input breaking the CRD's CEL rules, in both checks", async () => {
     const refusing = gauge(refuseNone, same);
     for (const asStored of [false, true])
