@@ -1,5 +1,6 @@
 export type { ConversionContext, Converter, ConverterMap, Schema } from "./converter";
-export { DefinitionError, defineKind, type KindDefinition, type KindSpec } from "./kind";
+export { DefinitionError } from "./definition-error";
+export { defineKind, type KindDefinition, type KindSpec } from "./kind";
 export { createRegistry, type Registry, servedKinds } from "./registry";
 
 export { STASH_ANNOTATION, stashFields, unstashFields } from "./stash";

@@ -7,3 +7,5 @@ export {
   type MappedVersion,
   type MappingRules,
 } from "./mapping-rules";
+export { formatPath, parsePath } from "./field-paths";
+export { schemaPath } from "./schema-paths";

@@ -2,7 +2,7 @@ import type * as core from "zod/v4/core";
 import type { Schema } from "../converter";
 import type { FieldPathOf } from "./field-path-types";
 import { formatPath, parsePath, type Segment, splitAtItems } from "./field-paths";
-import { DefinitionError } from "../kind";
+import { DefinitionError } from "../definition-error";
 import { schemaPath } from "./schema-paths";
 
 /**
