@@ -2,6 +2,7 @@ import { convertObjects, type KindDefinition, type Registry } from "../conversio
 import { type Crd, pruneLikeApiserver, type OpenApiSchema, firstViolation, celRules } from "../kube/crd";
 import { type CelOutcome, checkCelRules } from "./cel-check";
 import { purityProblem } from "./converter-purity";
+import { mayLackFor } from "./declared-gaps";
 import { declaredRefusal, judgeFailure, undeclaredRefusal } from "./refusals";
 import { type Equivalences, roundTripDifference } from "./round-trip-comparison";
 
@@ -82,7 +83,8 @@ export async function roundTripObject(
   const validated = asStored && violationOf(object, schemaOf.get(from), partial) === undefined;
   const celChecked = validated && !partial && celHolds(setup, object, from, to);
   if (asStored) {
-    const broken = validated ? violationOf(stored, schemaOf.get(to), partial) : undefined;
+    const mayLack = mayLackFor(equivalences, from, to, object);
+    const broken = validated ? violationOf(stored, schemaOf.get(to), partial, mayLack) : undefined;
     const celBroken = celChecked ? celViolation(setup, stored, to) : undefined;
     if (broken || celBroken)
       throw new Error(
@@ -158,6 +160,13 @@ function noteErrors(setup: RoundTripSetup, version: string, errors: CelOutcome["
 }
 
 /** The first check of the version's schema the object fails (required fields aside, for a partial object). */
-function violationOf(object: unknown, schema: OpenApiSchema | undefined, partial: boolean): string | undefined {
-  return schema === undefined ? undefined : firstViolation(object, schema, "", { partial });
+function violationOf(
+  object: unknown,
+  schema: OpenApiSchema | undefined,
+  partial: boolean,
+  mayLack?: (path: string) => boolean,
+): string | undefined {
+  return schema === undefined
+    ? undefined
+    : firstViolation(object, schema, "", { partial, ...(mayLack ? { mayLack } : {}) });
 }
