@@ -20,8 +20,13 @@ export interface Equivalences {
 }
 
 /** What a kind declared for its round trips, for every check to hold it the same way. */
-export function equivalencesOf(kind: KindDefinition): Equivalences {
-  return { emptyIsAbsent: kind.emptyIsAbsent, gaps: kind.gaps };
+export function equivalencesOf(kind: KindDefinition | undefined): Equivalences {
+  return kind ? { emptyIsAbsent: kind.emptyIsAbsent, gaps: kind.gaps } : {};
+}
+
+/** For jsonDifferences: whether a difference is one the kind declared the same, counted in `accepted`. */
+export function emptyAccepts(equivalences: Equivalences): (difference: JsonDifference) => boolean {
+  return (difference) => acceptedEmpty(difference, equivalences);
 }
 
 /**
@@ -33,7 +38,7 @@ export function roundTripDifference(sent: unknown, back: unknown, equivalences: 
     limit: 1,
     // A list item is no field: one lost or added is a difference even if it is `{}` or `[]`.
     wholeLists: true,
-    accepts: (difference) => acceptedEmpty(difference, equivalences),
+    accepts: emptyAccepts(equivalences),
   });
   if (!first) return undefined;
   const { path, baseline: a, candidate: b } = first;
@@ -57,7 +62,8 @@ function asStored(object: unknown): unknown {
  */
 function acceptedEmpty({ path, baseline, candidate }: JsonDifference, equivalences: Equivalences): boolean {
   const declared = equivalences.emptyIsAbsent;
-  if (declared === undefined) return false;
+  // A list item is no field: one lost or added is a difference even if it is `{}` or `[]`.
+  if (declared === undefined || /\[\d+\]$/.test(path)) return false;
   const general = path.replace(/\[\d+\]/g, "[]");
   const isDeclared = (at: string) => declared === true || declared.includes(at);
   const used =
