@@ -1,7 +1,7 @@
 import { decodeJson, encodeJson, joinPath, showValue } from "../json";
 import { storedForm } from "../kube";
 import { type JsonDifference, jsonDifferences } from "../compare";
-import type { KindDefinition } from "../conversion";
+import { declaredLosses, type DeclaredLoss, type KindDefinition } from "../conversion";
 
 /**
  * What a kind declared about its round trips, and what was accepted under it: an empty object or
@@ -15,8 +15,12 @@ export interface Equivalences {
   accepted?: Map<string, number>;
   /** By `"from->to"`: the target's paths that may lack what it requires, and why. */
   gaps?: KindDefinition["gaps"];
-  /** Filled in: each gap used, by `"from->to"` and path, and how often. */
+  /** Filled in: each gap used, by path, and how often. */
   acceptedGaps?: Map<string, number>;
+  /** The enum aliases the pair's first converter declared lost (mapping()'s `back: "lose"`). */
+  losses?: readonly DeclaredLoss[];
+  /** Filled in: each loss accepted, as `path\nfrom\nto`, and how often. */
+  acceptedLosses?: Map<string, number>;
 }
 
 /** What a kind declared for its round trips, for every check to hold it the same way. */
@@ -24,9 +28,30 @@ export function equivalencesOf(kind: KindDefinition | undefined): Equivalences {
   return kind ? { emptyIsAbsent: kind.emptyIsAbsent, gaps: kind.gaps } : {};
 }
 
+/**
+ * For one pair's round trips: the aliases its route's first converter, the one from the
+ * source version, declared lost (a loss at the source's own paths: `from` comes back as `to`).
+ */
+export function withLosses(equivalences: Equivalences, kind: KindDefinition, from: string, to: string): Equivalences {
+  const losses = declaredLosses(kind.route(from, to)?.[0]?.convert);
+  return losses.length > 0 ? { ...equivalences, losses } : equivalences;
+}
+
 /** For jsonDifferences: whether a difference is one the kind declared the same, counted in `accepted`. */
 export function emptyAccepts(equivalences: Equivalences): (difference: JsonDifference) => boolean {
   return (difference) => acceptedEmpty(difference, equivalences);
+}
+
+/** Whether a difference is an alias come back as the value it stands for, where its converter declared the loss. */
+function acceptedLoss({ path, baseline, candidate }: JsonDifference, equivalences: Equivalences): boolean {
+  const general = path.replace(/\[\d+\]/g, "[]");
+  const loss = equivalences.losses?.find(
+    (one) => one.path === general && one.from === baseline && one.to === candidate,
+  );
+  if (loss === undefined) return false;
+  const key = `${loss.path}\n${loss.from}\n${loss.to}`;
+  equivalences.acceptedLosses?.set(key, (equivalences.acceptedLosses.get(key) ?? 0) + 1);
+  return true;
 }
 
 /**
@@ -38,7 +63,7 @@ export function roundTripDifference(sent: unknown, back: unknown, equivalences: 
     limit: 1,
     // A list item is no field: one lost or added is a difference even if it is `{}` or `[]`.
     wholeLists: true,
-    accepts: emptyAccepts(equivalences),
+    accepts: (difference) => acceptedEmpty(difference, equivalences) || acceptedLoss(difference, equivalences),
   });
   if (!first) return undefined;
   const { path, baseline: a, candidate: b } = first;

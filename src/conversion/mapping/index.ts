@@ -1,6 +1,7 @@
 export { type FieldPathOf } from "./field-path-types";
-export { mapping, type Mapping } from "./mapping";
+export { declaredLosses, type DeclaredLoss, mapping, type Mapping } from "./mapping";
 export {
+  type EnumAlias,
   type EnumTable,
   type EnumValues,
   type FieldDefault,
