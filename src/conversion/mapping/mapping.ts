@@ -57,8 +57,11 @@ export function mapping<const From extends MappedVersion, const To extends Mappe
   return { up, down: (object) => convert(object, plan, "down") as ObjectOf<From> };
 }
 
-/** On a converter mapping() made: the enum aliases it declared lost on the way back (`back: "lose"`). */
-export const DECLARED_LOSSES = Symbol("crdshift.declaredLosses");
+/**
+ * On a converter mapping() made: the enum aliases it declared lost on the way back (`back: "lose"`).
+ * A registered symbol: the registry a CLI loads may come with its own copy of this module.
+ */
+export const DECLARED_LOSSES = Symbol.for("crdshift.declaredLosses");
 
 /** An alias at a field of the converter's source version that comes back as another value. */
 export interface DeclaredLoss {
