@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { recordGolden } from "../../src/cli/golden-command";
+import { checkGoldenFolder, recordGolden } from "../../src/cli/golden-command";
 import { createRegistry, defineKind, stashFields, unstashFields } from "../../src/conversion";
 import { checkGolden, readGoldenCases } from "../../src/check/golden";
 import { scratchDir } from "../codegen/generated";
@@ -141,6 +141,19 @@ describe("emptyIsAbsent in golden comparisons", () => {
     const report = await checkGolden(boxes({ up: dropsEmpty }, ["spec.selector"]), dir());
     expect(report.mismatches).toEqual([]);
     expect(report.emptyIsAbsent).toEqual([{ path: "spec.selector", count: 1 }]);
+  });
+
+  it("crdshift check says what it accepted", async () => {
+    const cwd = join(scratch.dir, "empty-check");
+    mkdirSync(cwd);
+    cpSync(dir(), join(cwd, "golden"), { recursive: true });
+    const out: string[] = [];
+    const io = { out: (text: string) => out.push(text), err: (text: string) => out.push(text) };
+    expect(await checkGoldenFolder(boxes({ up: dropsEmpty }, ["spec.selector"]), cwd, io)).toBe(true);
+    expect(out.join("")).toBe(
+      "ok: 1 golden case(s), 1 conversion(s) as recorded in golden/\n" +
+        "  accepted 1 time(s) under emptyIsAbsent: spec.selector empty on one side, absent on the other\n",
+    );
   });
 
   it("fails it where the kind does not, and fails a value lost under a declared path", async () => {
