@@ -7,7 +7,7 @@ import { kindForCrd } from "./crd-kind";
 import type { RoundTripSetup, SchemaOf } from "./object-round-trip";
 import { checkPair, type PairReport } from "./pair-check";
 import { crdSamples, fieldsToHandle } from "./crd-samples";
-import { show } from "./round-trip-comparison";
+import { equivalencesOf, show } from "./round-trip-comparison";
 
 export interface CrdCheckOptions {
   /** Objects tried per version, and per ordered pair of versions (default 100). */
@@ -57,7 +57,7 @@ export async function checkAgainstCrd(
   const setup: RoundTripSetup = {
     registry,
     kind,
-    equivalences: { emptyIsAbsent: kind.emptyIsAbsent },
+    equivalences: equivalencesOf(kind),
     crd: { schemaOf, asStored: true },
     celErrors: new Map(),
   };

@@ -31,6 +31,10 @@ export interface PairReport {
   celChecked: number;
   /** Differences accepted under the kind's `emptyIsAbsent`: each path and how often. */
   emptyIsAbsent: Array<{ path: string; count: number }>;
+  /** Results accepted lacking what the target requires, under the kind's `gaps`: each path, how often, why. */
+  gaps: Array<{ path: string; count: number; why: string }>;
+  /** Enum aliases come back as the value they stand for, as mapping() declared (`back: "lose"`): each and how often. */
+  enumLosses: Array<{ path: string; from: string; to: string; count: number }>;
 }
 
 /** A pair's first finding: its words, the object (shrunk) and the seed that replays it. */
@@ -64,9 +68,13 @@ export async function checkPair(
     unvalidated: 0,
     celChecked: 0,
     emptyIsAbsent: [],
+    gaps: [],
+    enumLosses: [],
   };
   const accepted = new Map<string, number>();
-  const equivalences = { ...setup.equivalences, accepted };
+  const acceptedGaps = new Map<string, number>();
+  const acceptedLosses = new Map<string, number>();
+  const equivalences = { ...setup.equivalences, accepted, acceptedGaps, acceptedLosses };
   const result = await fc.check(
     fc.asyncProperty(samples, async (sample) => {
       if (options.admits) fc.pre(options.admits(sample));
@@ -82,6 +90,12 @@ export async function checkPair(
     { numRuns: options.runs, ...(options.seed !== undefined ? { seed: options.seed } : {}) },
   );
   pair.emptyIsAbsent = [...accepted].map(([path, count]) => ({ path, count }));
+  const why = setup.equivalences.gaps?.get(`${from}->${to}`);
+  pair.gaps = [...acceptedGaps].map(([path, count]) => ({ path, count, why: why?.get(path) ?? "" }));
+  pair.enumLosses = [...acceptedLosses].map(([key, count]) => {
+    const [path, lost, back] = key.split("\n") as [string, string, string];
+    return { path, from: lost, to: back, count };
+  });
   if (!result.failed) return { pair };
   const error = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
   return { pair, finding: { error, sample: result.counterexample![0], seed: result.seed } };

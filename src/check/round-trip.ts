@@ -6,7 +6,7 @@ import { arbitraryFor } from "./arbitrary";
 import { objectMetadata } from "./object-metadata";
 import type { RoundTripSetup } from "./object-round-trip";
 import { checkPair, type PairReport } from "./pair-check";
-import { show } from "./round-trip-comparison";
+import { equivalencesOf, show } from "./round-trip-comparison";
 
 export type { PairReport } from "./pair-check";
 
@@ -111,7 +111,7 @@ function zodSetup(registry: Registry, kind: KindDefinition, crds: readonly Crd[]
   return {
     registry,
     kind,
-    equivalences: { emptyIsAbsent: kind.emptyIsAbsent },
+    equivalences: equivalencesOf(kind),
     celErrors: new Map(),
     ...(crd ? { crd: { schemaOf: new Map(crd.versions.map((v) => [v.name, v.schema])), asStored: false } } : {}),
   };

@@ -60,25 +60,28 @@ fails on the first one that does not come back equal, printing it.
 
 Both fail on a refusal (a converter throwing an Error) the kind does not declare in defineKind's
 refusals, and on a converter that changes its input or answers differently when called again;
-differences defineKind's emptyIsAbsent declares are accepted and counted.
+what the kind declares (defineKind's emptyIsAbsent and gaps, mapping()'s enum aliases declared
+lost) is accepted and counted.
 
       --crd FILE a CustomResourceDefinition the registry serves (repeat for more)
       --runs N   objects per pair (default 200; 100 per version and pair against a CRD)
       --seed N   replay a run
 
 Last, when the folder golden/ exists, converts each golden case (golden/<case>/<version>.yaml:
-one object in several versions) to every other version it holds and fails naming the case, the
-pair and each field that differs (crdshift golden record writes them).
+one object in several versions; or one way, <version>.input.yaml to <version>.expected.yaml) to
+every other version it holds and fails naming the case, the pair and each field that differs
+(crdshift golden record writes them).
 `,
   golden: `Usage: crdshift golden record [--dir DIR] [--from VERSION] [--force]
 
 For each case in golden/ (a folder of files named for their version, like v1beta1.yaml, one
-object each), converts its source file (the only one, or --from VERSION) to every other version
-of its kind and writes the result beside it for review. A file that exists and differs is left
-as it is, with its differences printed, unless --force (exit 1 while any is left).
+object each), converts its source file (its <version>.input.yaml, else its only file, else
+--from VERSION) to every other version of its kind and writes the result beside it for review
+(<version>.expected.yaml from an input). A file that exists and differs is left as it is, with
+its differences printed, unless --force (exit 1 while any is left).
 
       --dir DIR        the golden folder (default golden)
-      --from VERSION   the file to convert from, in cases with several
+      --from VERSION   the file to convert from, in cases with several and no .input file
       --force          replace files that differ (the differences are printed)
 `,
   doctor: DOCTOR_HELP,

@@ -1,12 +1,13 @@
 export type { ConversionContext, Converter, ConverterMap, Schema } from "./converter";
-export { DefinitionError, defineKind, type KindDefinition, type KindSpec } from "./kind";
+export { DefinitionError } from "./definition-error";
+export { defineKind, type KindDefinition, type KindSpec } from "./kind";
 export { createRegistry, type Registry, servedKinds } from "./registry";
 
 export { STASH_ANNOTATION, stashFields, unstashFields } from "./stash";
 export { sortVersions } from "./version-order";
 export type { FieldPathOf } from "./mapping";
-export { type Mapping, mapping } from "./mapping";
-export type { EnumTable, EnumValues, FieldDefault, MappedVersion, MappingRules } from "./mapping";
+export { declaredLosses, type DeclaredLoss, type Mapping, mapping } from "./mapping";
+export type { EnumAlias, EnumTable, EnumValues, FieldDefault, MappedVersion, MappingRules } from "./mapping";
 export { type BatchFailure, convertObjects } from "./convert-batch";
 
 export { issueText } from "./issue-text";

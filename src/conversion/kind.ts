@@ -1,5 +1,7 @@
 import { kindLabel, DNS_LABEL_1035, DNS_LABEL_MAX, DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX } from "../kube";
 import type { Converter, ConverterMap, Schema } from "./converter";
+import { DefinitionError } from "./definition-error";
+import { declaredEmptyIsAbsent, declaredGaps, declaredRefusals, type Gaps, type PairName } from "./kind-declarations";
 import { computeRoutes, type Route } from "./routes";
 
 export interface KindSpec<V extends Record<string, Schema>> {
@@ -22,14 +24,16 @@ export interface KindSpec<V extends Record<string, Schema>> {
    * Round-trip checks then accept one for the other at those paths, and report each they accepted.
    */
   emptyIsAbsent?: true | readonly string[];
+  /**
+   * Where a converted object may lack what its target version requires, because the source
+   * version may omit it, per ordered pair and the target's field path, with why:
+   * `{ "v1beta1->v1": { spec: "v1beta1 objects may have no spec; v1 requires one" } }`. A faithful
+   * converter leaves absent fields absent (server-side apply sends partial objects); the check of
+   * results against the target's CRD schema then accepts exactly that field missing, where the
+   * input lacks it too, and reports each use.
+   */
+  gaps?: Gaps<V>;
 }
-
-type PairName<V> = {
-  [F in Extract<keyof V, string>]: { [T in Exclude<Extract<keyof V, string>, F>]: `${F}->${T}` }[Exclude<
-    Extract<keyof V, string>,
-    F
-  >];
-}[Extract<keyof V, string>];
 
 export interface KindDefinition {
   readonly group: string;
@@ -41,18 +45,8 @@ export interface KindDefinition {
   readonly refusals?: ReadonlyMap<string, string>;
   /** Where `{}`/`[]` and absent are declared the same: `true` everywhere, or these paths. */
   readonly emptyIsAbsent?: true | readonly string[];
-}
-
-/** What is wrong with a definition, and, when the message says it, how to fix it (`fix`, after a dash). */
-export class DefinitionError extends Error {
-  override name = "DefinitionError";
-
-  constructor(
-    problem: string,
-    readonly fix?: string,
-  ) {
-    super(fix === undefined ? problem : `${problem} — ${fix}`);
-  }
+  /** Declared gaps, by `"from->to"`: the target's field paths (list items as `[]`) and why each may be missing. */
+  readonly gaps?: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 const KIND = /^[A-Za-z][A-Za-z0-9]*$/;
@@ -120,6 +114,7 @@ export function defineKind<const V extends Record<string, Schema>>(spec: KindSpe
   }
   const refusals = declaredRefusals(label, spec.refusals, versions);
   const emptyIsAbsent = declaredEmptyIsAbsent(label, spec.emptyIsAbsent);
+  const gaps = declaredGaps(label, spec.gaps, versions);
   return {
     group,
     kind,
@@ -127,48 +122,8 @@ export function defineKind<const V extends Record<string, Schema>>(spec: KindSpe
     route: (from, to) => routes.get(from)?.get(to),
     ...(refusals ? { refusals } : {}),
     ...(emptyIsAbsent ? { emptyIsAbsent } : {}),
+    ...(gaps ? { gaps } : {}),
   };
-}
-
-function declaredRefusals(
-  label: string,
-  declared: Record<string, string | undefined> | undefined,
-  versions: ReadonlyMap<string, Schema>,
-): Map<string, string> | undefined {
-  if (declared === undefined) return undefined;
-  const refusals = new Map<string, string>();
-  for (const [pair, reason] of Object.entries(declared)) {
-    const [from, to, extra] = pair.split("->").map((part) => part.trim());
-    if (
-      from === undefined ||
-      to === undefined ||
-      extra !== undefined ||
-      !versions.has(from) ||
-      !versions.has(to) ||
-      from === to
-    )
-      throw new DefinitionError(
-        `${label}: refusals key "${pair}" is not "FROM->TO" with two of its versions (${[...versions.keys()].join(", ")})`,
-      );
-    if (typeof reason !== "string" || reason.trim() === "")
-      throw new DefinitionError(`${label}: refusals "${pair}" needs a reason: why ${to} cannot hold what is refused`);
-    refusals.set(`${from}->${to}`, reason);
-  }
-  return refusals;
-}
-
-function declaredEmptyIsAbsent(label: string, declared: unknown): true | readonly string[] | undefined {
-  if (declared === undefined || declared === false) return undefined;
-  if (declared === true) return true;
-  if (
-    !Array.isArray(declared) ||
-    declared.length === 0 ||
-    !declared.every((path) => typeof path === "string" && path !== "" && !/\[\d/.test(path))
-  )
-    throw new DefinitionError(
-      `${label}: emptyIsAbsent is true or a list of field paths like "spec.subject" (list items as [], not [0])`,
-    );
-  return [...(declared as string[])];
 }
 
 /** The fix for a key naming no version: the version it most likely meant (a typo away), or the list. */

@@ -81,6 +81,8 @@ function checkType(value: unknown, schema: OpenApiSchema): string | undefined {
 export interface ViolationOptions {
   /** Required fields may be missing: a partial object, as server-side apply sends, is not stored as it is. */
   partial?: boolean;
+  /** Whether a required field may be missing at this path (a kind's declared gap); asked only where one is. */
+  mayLack?: (path: string) => boolean;
 }
 
 function checkOwn(value: unknown, schema: OpenApiSchema, path: string, options: ViolationOptions): string | undefined {
@@ -136,7 +138,11 @@ function checkOwn(value: unknown, schema: OpenApiSchema, path: string, options: 
       return `${at}: ${keys.length} entries, more than maxProperties ${schema.maxProperties}`;
     // A field with a default is never missing: the apiserver defaults before it validates (and on reads).
     for (const key of options.partial ? [] : (schema.required ?? []))
-      if (!Object.hasOwn(object, key) && schema.properties?.[key]?.default === undefined)
+      if (
+        !Object.hasOwn(object, key) &&
+        schema.properties?.[key]?.default === undefined &&
+        !options.mayLack?.(joinPath(path, key))
+      )
         return `${joinPath(path, key)}: missing, but required`;
     const values =
       schema.additionalProperties !== undefined && schema.additionalProperties !== false
