@@ -22,7 +22,7 @@ export function schemaRefusal(schema: OpenApiSchema, fieldPath: string): string 
     if ((deepest.get(node) ?? 0) >= depth) continue;
     deepest.set(node, depth);
     if (depth > MAX_SCHEMA_DEPTH)
-      return `${path}: the schema nests more than ${MAX_SCHEMA_DEPTH} levels deep, more than crdshift reads; flatten it (or keep such a subtree under x-kubernetes-preserve-unknown-fields)`;
+      return `${shortened(path)}: the schema nests more than ${MAX_SCHEMA_DEPTH} levels deep, more than crdshift reads; flatten it (or keep such a subtree under x-kubernetes-preserve-unknown-fields)`;
     if (typeof node.pattern === "string") {
       const refused = patternRefusal(node.pattern, `${path}.pattern`);
       if (refused) return refused;
@@ -41,4 +41,9 @@ export function schemaRefusal(schema: OpenApiSchema, fieldPath: string): string 
     }
   }
   return undefined;
+}
+
+/** A path hundreds of levels long, as its start and its end. */
+function shortened(path: string): string {
+  return path.length <= 200 ? path : `${path.slice(0, 100)}…${path.slice(-80)}`;
 }
