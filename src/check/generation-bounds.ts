@@ -2,6 +2,8 @@ import { joinPath } from "../json";
 import {
   countBound,
   firstViolation,
+  INT32_MAX,
+  INT32_MIN,
   isMapSchema,
   keepsUnknownFields,
   mapValues,
@@ -87,6 +89,12 @@ function contradictionIn(node: OpenApiSchema, path: string): string | undefined 
       (node.type === "integer" && emptyIntegerRange(node));
     if (empty) return `${at}: minimum ${minimum} and maximum ${maximum}${exclusive(node)} leave no value`;
   }
+  if (
+    node.type === "integer" &&
+    node.format === "int32" &&
+    ((minimum !== undefined && minimum > INT32_MAX) || (maximum !== undefined && maximum < INT32_MIN))
+  )
+    return `${at}: format int32 (${INT32_MIN} to ${INT32_MAX}) and ${minimum !== undefined && minimum > INT32_MAX ? `minimum ${minimum}` : `maximum ${maximum}`} leave no value`;
   const required = new Set(node.required ?? []);
   const maxProperties = countBound(node.maxProperties);
   if (maxProperties !== undefined && required.size > maxProperties)
