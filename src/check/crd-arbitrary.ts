@@ -15,7 +15,8 @@ import {
   proposingRegExp,
 } from "../kube/crd";
 import { joinPath, setField } from "../json";
-import { boundedFilter, placed } from "./bounded-filter";
+import { boundedFilter, GenerationLimit, placed } from "./bounded-filter";
+import { generationProblem } from "./generation-bounds";
 import { anyJson, entriesToObject, fieldName } from "./any-json";
 import { objectMetadata } from "./object-metadata";
 import { integersIn, numbersIn, stringsIn, withinCount } from "./scalars";
@@ -48,12 +49,20 @@ export function crdObjectArbitrary(
 ): fc.Arbitrary<Record<string, unknown>> {
   const context: Context = { partial: options.partial === true, maxDepth: options.maxDepth ?? 7 };
   if (schema === undefined) return unknownFields(new Set(OBJECT_ENVELOPE), 0);
+  refuseUngenerable(schema);
   return objectFor(schema, context, 0, "", { root: true }) as fc.Arbitrary<Record<string, unknown>>;
 }
 
 /** Any value the schema accepts at one place (for a field's own tests). */
 export function crdValueArbitrary(schema: OpenApiSchema, options: CrdArbitraryOptions = {}): fc.Arbitrary<unknown> {
+  refuseUngenerable(schema);
   return valueFor(schema, { partial: options.partial === true, maxDepth: options.maxDepth ?? 7 }, 0, [], "");
+}
+
+/** Constraints no value meets, or too large to build, end here rather than in an endless or huge draw. */
+function refuseUngenerable(schema: OpenApiSchema): void {
+  const problem = generationProblem(schema);
+  if (problem) throw new GenerationLimit(problem);
 }
 
 interface Context {

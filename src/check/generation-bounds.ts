@@ -1,5 +1,6 @@
 import { joinPath } from "../json";
 import {
+  canonicalJson,
   countBound,
   firstViolation,
   INT32_MAX,
@@ -111,10 +112,35 @@ function contradictionIn(node: OpenApiSchema, path: string): string | undefined 
     declared < minProperties
   )
     return `${at}: minProperties ${minProperties} but only ${declared} declared field(s), and unknown fields are pruned: no object there is valid`;
+  const unique = node.uniqueItems === true || node["x-kubernetes-list-type"] === "set";
+  const minItems = countBound(node.minItems);
+  if (unique && node.items && minItems !== undefined) {
+    const distinct = distinctValues(node.items);
+    if (distinct !== undefined && minItems > distinct)
+      return `${at}: minItems ${minItems} of unique items, but the item schema allows only ${distinct} distinct value(s): no list there is valid`;
+  }
   if (Array.isArray(node.enum)) {
     const options = node.enum.filter((value) => value !== null);
     if (options.length > 0 && options.every((value) => firstViolation(value, node, at) !== undefined))
       return `${at}: no enum value meets the node's other constraints (${firstViolation(options[0], node, at)})`;
+  }
+  return undefined;
+}
+
+/** How many values a schema allows, where it is a small finite number (booleans, enums, a short integer range). */
+function distinctValues(node: OpenApiSchema): number | undefined {
+  const withNull = node.nullable ? 1 : 0;
+  if (Array.isArray(node.enum)) return new Set(node.enum.map(canonicalJson)).size;
+  if (node.type === "boolean") return 2 + withNull;
+  if (
+    node.type === "integer" &&
+    node.minimum !== undefined &&
+    node.maximum !== undefined &&
+    node.multipleOf === undefined
+  ) {
+    const least = node.exclusiveMinimum ? Math.floor(Number(node.minimum)) + 1 : Math.ceil(Number(node.minimum));
+    const most = node.exclusiveMaximum ? Math.ceil(Number(node.maximum)) - 1 : Math.floor(Number(node.maximum));
+    return Math.max(0, most - least + 1) + withNull;
   }
   return undefined;
 }

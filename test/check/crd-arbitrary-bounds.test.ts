@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { crdValueArbitrary } from "../../src/check/crd-arbitrary";
+import { GenerationLimit } from "../../src/check/bounded-filter";
+import { crdObjectArbitrary, crdValueArbitrary } from "../../src/check/crd-arbitrary";
 import { generationProblem } from "../../src/check/generation-bounds";
 import { matchesSchema } from "../../src/kube/crd/value-check";
 import type { OpenApiSchema } from "../../src/kube/crd/schema";
@@ -38,5 +39,14 @@ describe("values generated within what the apiserver checks", () => {
         pattern,
       ).toBe(true);
     }
+  });
+
+  it("refuses, rather than draws forever or fills memory, where no value can be made", () => {
+    expect(() => crdValueArbitrary({ type: "array", minItems: 5e7, items: { type: "string" } })).toThrow(
+      GenerationLimit,
+    );
+    expect(() => crdObjectArbitrary({ type: "object", required: ["a", "b"], maxProperties: 1 })).toThrow(
+      "the object: 2 required fields (a, b) but maxProperties 1",
+    );
   });
 });

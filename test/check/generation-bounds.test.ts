@@ -55,6 +55,20 @@ describe("constraints check cannot generate for are findings, not hangs", () => 
       expect((await checkWith({ type: "integer", minimum: 1.2, maximum: 1.8 })).failure).toContain(
         "spec.field: minimum 1.2 and maximum 1.8 leave no value",
       );
+      // fast-check's uniqueArray draws forever for more unique items than there are values.
+      expect(
+        (await checkWith({ type: "array", uniqueItems: true, minItems: 3, items: { type: "boolean" } })).failure,
+      ).toContain("spec.field: minItems 3 of unique items, but the item schema allows only 2 distinct value(s)");
+      expect(
+        (
+          await checkWith({
+            type: "array",
+            "x-kubernetes-list-type": "set",
+            minItems: 4,
+            items: { type: "integer", enum: [1, 2, 3] },
+          })
+        ).failure,
+      ).toContain("allows only 3 distinct value(s)");
       expect((await checkWith({ type: "string", enum: ["a", "bb"], minLength: 3 })).failure).toContain(
         "spec.field: no enum value meets the node's other constraints",
       );
