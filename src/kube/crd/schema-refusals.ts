@@ -25,7 +25,8 @@ export function schemaRefusal(schema: OpenApiSchema, fieldPath: string): string 
       return `${shortened(path)}: the schema nests more than ${MAX_SCHEMA_DEPTH} levels deep, more than crdshift reads; flatten it (or keep such a subtree under x-kubernetes-preserve-unknown-fields)`;
     if (typeof node.pattern === "string") {
       const refused = patternRefusal(node.pattern, `${path}.pattern`);
-      if (refused) return refused;
+      if (refused)
+        return `${refused} (the apiserver refuses this CRD; write the pattern in Go's RE2 syntax: no lookaround, no backreferences)`;
     }
     const push = (child: unknown, childPath: string) => {
       if (isJsonObject(child)) stack.push({ node: child as OpenApiSchema, path: childPath, depth: depth + 1 });
