@@ -8,6 +8,8 @@ import type { RoundTripSetup, SchemaOf } from "./object-round-trip";
 import { checkPair, type PairReport } from "./pair-check";
 import { crdSamples, fieldsToHandle } from "./crd-samples";
 import { equivalencesOf, show } from "./round-trip-comparison";
+import { GenerationLimit } from "./bounded-filter";
+import { generationProblem } from "./generation-bounds";
 
 export interface CrdCheckOptions {
   /** Objects tried per version, and per ordered pair of versions (default 100). */
@@ -43,6 +45,32 @@ export async function checkAgainstCrd(
   kinds: Registry | readonly KindDefinition[],
   crd: Crd,
   options: CrdCheckOptions = {},
+): Promise<CrdCheckReport> {
+  // Constraints no object meets, or none check builds, are a finding, found before generating;
+  // a filter that still finds no value (bounded-filter.ts) ends the check with its place.
+  for (const { name, schema } of crd.versions) {
+    const problem = generationProblem(schema);
+    if (problem) return failedReport(crd, `${kindLabel(crd)} ${name}: cannot generate objects: ${problem}`);
+  }
+  try {
+    return await checkGenerated(kinds, crd, options);
+  } catch (error) {
+    if (!(error instanceof GenerationLimit)) throw error;
+    return failedReport(
+      crd,
+      `${kindLabel(crd)}: cannot generate objects: ${error.path ?? "the object"}: ${error.message}`,
+    );
+  }
+}
+
+function failedReport(crd: Crd, failure: string): CrdCheckReport {
+  return { crd: crd.name, ok: false, versions: [], pairs: [], notChecked: [], failure };
+}
+
+async function checkGenerated(
+  kinds: Registry | readonly KindDefinition[],
+  crd: Crd,
+  options: CrdCheckOptions,
 ): Promise<CrdCheckReport> {
   const registry = "lookup" in kinds ? kinds : createRegistry(kinds);
   const report: CrdCheckReport = { crd: crd.name, ok: true, versions: [], pairs: [], notChecked: [] };

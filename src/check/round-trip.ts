@@ -7,6 +7,7 @@ import { objectMetadata } from "./object-metadata";
 import type { RoundTripSetup } from "./object-round-trip";
 import { checkPair, type PairReport } from "./pair-check";
 import { equivalencesOf, show } from "./round-trip-comparison";
+import { GenerationLimit } from "./bounded-filter";
 
 export type { PairReport } from "./pair-check";
 
@@ -68,13 +69,23 @@ export async function checkKinds(kinds: readonly KindDefinition[], options: Chec
             object: { ...fields, apiVersion: `${kind.group}/${from}`, kind: kind.kind, metadata: meta },
             partial: false,
           }));
-        const { pair, finding } = await checkPair(setup, objects, from, to, {
-          runs: options.runs ?? 200,
-          seed: options.seed,
-          // Objects the version's own schema refuses could never be stored: not a counterexample.
-          admits: ({ object }) =>
-            (kind.versions.get(from)!["~standard"].validate(object) as { issues?: unknown }).issues === undefined,
-        });
+        let checked: Awaited<ReturnType<typeof checkPair>>;
+        try {
+          checked = await checkPair(setup, objects, from, to, {
+            runs: options.runs ?? 200,
+            seed: options.seed,
+            // Objects the version's own schema refuses could never be stored: not a counterexample.
+            admits: ({ object }) =>
+              (kind.versions.get(from)!["~standard"].validate(object) as { issues?: unknown }).issues === undefined,
+          });
+        } catch (error) {
+          // Constraints no value meets (a bounded filter gave up): a finding, not a crash.
+          if (!(error instanceof GenerationLimit)) throw error;
+          report.ok = false;
+          report.failure = `${name} ${from}: cannot generate objects from its zod schema: ${error.path ? `${error.path}: ` : ""}${error.message}`;
+          return reports;
+        }
+        const { pair, finding } = checked;
         report.pairs.push(pair);
         if (finding) {
           report.ok = false;

@@ -8,7 +8,9 @@ export {
   shapeOf,
   type OpenApiSchema,
 } from "./schema";
-export { canonicalJson, itemIdentity, matchesSchema, firstViolation, isMultipleOf, patternRegExp } from "./value-check";
+export { canonicalJson, itemIdentity, matchesSchema, firstViolation, isMultipleOf } from "./value-check";
+export { patternMatches, patternSyntaxError, proposingRegExp } from "./re2-pattern";
+export { INT32_MAX, INT32_MIN } from "./formats";
 export { pruneLikeApiserver } from "./prune";
 export { celRules } from "./cel-rules";
 export { ManifestError, parseManifests, yamlDocumentValue } from "./manifests";
