@@ -11,6 +11,6 @@ export {
 export { canonicalJson, itemIdentity, matchesSchema, firstViolation, isMultipleOf, patternRegExp } from "./value-check";
 export { pruneLikeApiserver } from "./prune";
 export { celRules } from "./cel-rules";
-export { ManifestError, parseManifests, yamlDocumentValue } from "./manifests";
+export { ManifestError, parseManifests, yamlDocuments, yamlDocumentValue } from "./manifests";
 export { readCrds, readCrd, CrdReadError, crdsIn, type Crd, type CrdManifest, type CrdVersion } from "./crd-document";
 export { diffSchemas, isSameStructure, type SchemaDiff } from "./schema-diff";
