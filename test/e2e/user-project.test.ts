@@ -65,9 +65,11 @@ beforeAll(async () => {
   }
   dir = mkdtempSync(join(tmpdir(), "crdshift-user-"));
   project = join(dir, "my-crds");
-  // --ignore-scripts: the package is built already (npm test builds it before vitest starts);
-  // building again here would rewrite dist/ under the other tests' feet.
-  const pack = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], { cwd: root });
+  // As the README packs it: from a copy of the built package (npm test builds it before vitest
+  // starts), with a package.json that has no scripts; nothing rebuilds dist/ under the other tests.
+  const pack = await run("npm", ["run", "tarball", "--silent", "--", "--json", "--pack-destination", dir], {
+    cwd: root,
+  });
   const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   packed = info!.files.map((f) => f.path);
   cpSync(fileURLToPath(new URL("user-project", import.meta.url)), project, { recursive: true });
@@ -96,6 +98,10 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     expect(
       packed.filter((path) => !/^(dist\/|bin\/crdshift\.mjs$|package\.json$|README\.md$|LICENSE$)/.test(path)),
     ).toEqual([]);
+    // No install script for npm to warn every user about, nor the repository's other scripts.
+    const manifest = JSON.parse(readFileSync(join(project, "node_modules/crdshift/package.json"), "utf8"));
+    expect(manifest.scripts).toBeUndefined();
+    expect(manifest.bin).toEqual({ crdshift: "bin/crdshift.mjs" });
   });
 
   it("imports every subpath in plain node, with nothing but the package's dependencies and zod installed", async () => {
@@ -117,13 +123,15 @@ describe("a CRD author's project using crdshift from its tarball", () => {
       symlinkSync(join("..", file), join(project, "node_modules/.bin", bin));
   });
 
-  it("type-checks under tsc --init's settings (nodenext, strict), and under moduleResolution bundler with crdshift's declarations checked too", async () => {
+  it("type-checks under tsc --init's settings (nodenext, strict), and with crdshift's declarations checked too (skipLibCheck off) under nodenext and under moduleResolution bundler", async () => {
     await npx(["tsc", "--init"]);
     const settings = readFileSync(join(project, "tsconfig.json"), "utf8");
     expect(settings).toMatch(/"module": "nodenext"/);
     expect(settings).toMatch(/"strict": true/);
     await inProject(["run", "typecheck"]);
     await npx(["tsc", "-p", "tsconfig.bundler.json"]);
+    // nodenext reads crdshift's declarations as Node resolves them: every specifier a file.
+    await npx(["tsc", "-p", "tsconfig.nodenext.json"]);
   });
 
   it("proves the kind with assertRoundTrips in its own vitest run", async () => {
