@@ -1,6 +1,13 @@
 import { clip, REASON_LIMIT } from "../json";
 
 /**
+ * Characters of one message printed: room for a sentence around a reason already clipped to
+ * REASON_LIMIT (a webhook's error, as webhook-call keeps it), so that its count of what was
+ * left out is the one printed.
+ */
+export const PRINT_LIMIT = 2 * REASON_LIMIT;
+
+/**
  * Characters a terminal acts on rather than shows: C0 and C1 controls (ESC starts a sequence
  * that can rewrite the screen, CR overwrites the line), DEL, line and paragraph separators, and
  * the bidirectional overrides and isolates that reorder what is read.
@@ -15,7 +22,7 @@ const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
  * `limit` characters, then every character a terminal would act on written as an escape
  * (`\x1b`, `\r`, `\u202e`), so one message stays one line and cannot rewrite the screen.
  */
-export function terminalText(text: string, limit = REASON_LIMIT): string {
+export function terminalText(text: string, limit = PRINT_LIMIT): string {
   return clip(text, limit).replace(ACTING, escape);
 }
 

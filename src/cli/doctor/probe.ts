@@ -4,7 +4,7 @@ import { registrySide, urlSide, APISERVER_TIMEOUT_MS, type TlsPeer, redactUrl } 
 import { readCaBundle } from "./ca-bundle";
 import type { CrdConfig } from "./crd-config";
 import { error, type Finding, info, warning } from "./finding";
-import { healthFindings, readHealth } from "./health";
+import { HEALTH_DEADLINE_MS, healthFindings, readHealth } from "./health";
 import { latencyFindings } from "./latency";
 import { chooseReviews, judgeReply } from "./probe-replies";
 import { probeTarget } from "./probe-target";
@@ -51,6 +51,8 @@ export async function probe(
   const served = crd.versions
     .filter((version) => version.served && definition.versions.has(version.name))
     .map((version) => version.name);
+  // The side calls (health, a second handshake) wait no longer than a review may.
+  const sideDeadline = Math.min(HEALTH_DEADLINE_MS, options.timeoutMs ?? APISERVER_TIMEOUT_MS);
   const latencies: number[] = [];
   let tls: TlsPeer | undefined;
   let calls = 0;
@@ -112,7 +114,7 @@ export async function probe(
         now: options.now,
       }),
     );
-    if (ca !== undefined && tls.authorized && (await trustedBySystemRoots(target))) {
+    if (ca !== undefined && tls.authorized && (await trustedBySystemRoots(target, sideDeadline))) {
       found.push(
         warning(
           "cabundle-pins-public-ca",
@@ -124,7 +126,9 @@ export async function probe(
   }
   found.push(...latencyFindings(latencies));
   if (calls > 0)
-    found.push(...healthFindings(await readHealth(options.url, { acceptUntrusted: true, ...(ca ? { ca } : {}) })));
+    found.push(
+      ...healthFindings(await readHealth(options.url, { acceptUntrusted: true, ...(ca ? { ca } : {}) }, sideDeadline)),
+    );
   if (served.length < 2) {
     found.push(
       info(
