@@ -13,6 +13,7 @@ import { checkGoldenFolder, recordGolden } from "./golden-command";
 import { initProject } from "./init-command";
 import { formatDocuments, type Output, parseDocuments, readInput, UsageError } from "./io";
 import type { Project } from "./load-registry";
+import { typeCheckFirst } from "./type-check";
 
 export interface Io extends Output {
   stdin: () => string;
@@ -109,6 +110,7 @@ export const COMMANDS: Record<string, (input: CommandInput) => Promise<number>> 
     const options = { ...(runs ? { runs } : {}), ...(seed !== undefined ? { seed } : {}) };
     const given = (values.crd as string[] | undefined) ?? [];
     const { registry: served, crds: listed, crdNames } = await project();
+    if (!(await typeCheckFirst(values.typecheck === true, cwd, io))) return 1;
     // --crd FILE replaces the CRDs the project lists: the files to check are the user's choice.
     const crds =
       given.length > 0
