@@ -76,6 +76,22 @@ describe("hostile YAML files: one line with the fix, exit 2, never a stack", { t
   });
 });
 
+describe("what a file says, as convert repeats it", () => {
+  it("a kind it passes through is named with its control characters escaped", async () => {
+    let stderr = "";
+    const object = { apiVersion: "other.example.com/v1", kind: "Evil\u001b[2J\r", metadata: { name: "x" } };
+    const code = await main(["convert", "-f", "-", "--to", "example.com/v1"], {
+      out: () => {},
+      err: (t) => (stderr += t),
+      stdin: () => JSON.stringify(object),
+    });
+    expect(code).toBe(0);
+    expect(stderr).toBe(
+      "crdshift: stdin: document 0 (x) Evil\\x1b[2J\\r other.example.com/v1: not in group example.com; passed through unchanged\n",
+    );
+  });
+});
+
 describe("the CLI's backstop", () => {
   it("an error no command expected is one line and exit 2, not a stack", async () => {
     let stderr = "";
