@@ -11,6 +11,9 @@ import { probeTarget } from "./probe-target";
 import { sampleObjects } from "./sample-objects";
 import { tlsFindings, trustedBySystemRoots } from "./tls-checks";
 
+/** The probe's calls together take at most this many times one call's deadline. */
+const PROBE_CALL_TIMEOUTS = 2;
+
 export interface ProbeOptions {
   url: string;
   /** The URL came from --url rather than the CRD (whose URL the static checks already judged). */
@@ -56,6 +59,11 @@ export async function probe(
   const latencies: number[] = [];
   let tls: TlsPeer | undefined;
   let calls = 0;
+  const planned = served.length * (served.length - 1) * options.objectsPerPair;
+  // Each call has the apiserver's deadline; all of them together have this one, so that a
+  // webhook answering just inside it cannot hold the command for every call's worth.
+  const callTimeout = options.timeoutMs ?? APISERVER_TIMEOUT_MS;
+  const probeEnds = performance.now() + PROBE_CALL_TIMEOUTS * callTimeout;
   let pairs = 0;
   let replyProblems = 0;
   try {
@@ -77,6 +85,16 @@ export async function probe(
         );
         let reported = false;
         for (const { request, expected } of chosen) {
+          if (performance.now() > probeEnds) {
+            found.push(
+              warning(
+                "probe-stopped",
+                `stopped after ${calls} of ${planned} calls: together they took more than ${(PROBE_CALL_TIMEOUTS * callTimeout) / 1000} s`,
+                "find what makes calls slow (cold starts, converters, the network): the apiserver waits as long on every read",
+              ),
+            );
+            break probing;
+          }
           const result = await live.convert(request);
           calls++;
           if (result.callFailure !== undefined) {

@@ -1,8 +1,12 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { registry } from "../../../examples";
+import { runDoctor } from "../../../src/cli/doctor/doctor-checks";
 import { main } from "../../../src/cli/main";
-import { type LocalServer, serveRaw } from "../local-server";
+import { testApp } from "../../helpers";
+import { type LocalServer, serveApp, serveRaw } from "../local-server";
 
 const CRD = readFileSync(new URL("../../../examples/crds/crontabs.example.com.yaml", import.meta.url), "utf8");
 /** Bytes a terminal acts on: they clear the screen and return to the line's start. */
@@ -97,5 +101,23 @@ describe("crdshift doctor against a hostile webhook", { timeout: 60_000 }, () =>
     } finally {
       for (const drip of drips) clearInterval(drip);
     }
+  });
+
+  it("a webhook that answers each call just inside its deadline: stopped once the calls together take two", async () => {
+    const { app } = testApp();
+    // Right answers, each after most of a call's deadline.
+    server = await serveApp(async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      return app.fetch(request);
+    });
+    const report = await runDoctor(registry, [parse(CRD)], "crd.yaml", {
+      url: `${server.origin}/convert`,
+      allowHttp: true,
+      timeoutMs: 5_000,
+    });
+    const findings = report.crds[0]!.findings;
+    const stopped = findings.find((f) => f.code === "probe-stopped");
+    expect(stopped?.message).toMatch(/^stopped after [1-5] of 18 calls: together they took more than 10 s$/);
+    expect(findings.some((f) => f.code === "reply-rejected" || f.code === "probe-timeout")).toBe(false);
   });
 });
