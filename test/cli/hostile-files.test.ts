@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,6 +73,17 @@ describe("hostile YAML files: one line with the fix, exit 2, never a stack", { t
     expectOneLine(await crdshift("doctor", "-f", path, "--offline"), path);
     expectOneLine(await crdshift("check", "--crd", path), path);
     expectOneLine(await crdshift("crd", "-f", path, "--url", "https://example.com/convert"), path);
+  });
+
+  it("the same for a golden file", async () => {
+    const golden = join(dir, "golden");
+    mkdirSync(join(golden, "bomb"), { recursive: true });
+    writeFileSync(join(golden, "bomb", "v1beta1.yaml"), HOSTILE["billion-laughs.yaml"]!);
+    const result = await crdshift("golden", "record", "--dir", golden);
+    expect(result.stderr).toMatch(
+      /^crdshift: bomb\/v1beta1\.yaml: document 1: its aliases expand to more than \d+ characters[^\n]*\n$/,
+    );
+    expect(result.code).toBe(2);
   });
 });
 
