@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { ALIAS_EXPANSION_LIMIT, aliasProblem } from "../../../src/kube/crd/alias-expansion";
 import { ManifestError, parseManifests } from "../../../src/kube/crd";
+import { YAML_TEXT_LIMIT } from "../../../src/kube/crd/manifests";
 
 /** `levels` lists of nine aliases of the level below: 9^levels copies of the first list's items. */
 function billionLaughs(levels: number): string {
@@ -77,5 +78,13 @@ describe("YAML with aliases", () => {
     const message = readError("a: [1, 2\nb: \u001b[2J\n");
     expect(message).toMatch(/^objects\.yaml: document 1 is not valid YAML: /);
     expect(message).not.toContain("\n");
+  });
+
+  it("reads YAML up to its limit, and says to give a larger text as JSON", () => {
+    const text = `a: 1\n#${"x".repeat(YAML_TEXT_LIMIT)}\n`;
+    expect(readError(text)).toBe(
+      `objects.yaml: ${text.length} characters of YAML, over the ${YAML_TEXT_LIMIT} crdshift reads; give it as JSON (kubectl get -o json), or split it`,
+    );
+    expect(parseManifests(`{"a": "${"x".repeat(YAML_TEXT_LIMIT)}"}`, "x.json")).toHaveLength(1);
   });
 });
