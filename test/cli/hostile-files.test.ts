@@ -40,8 +40,8 @@ async function crdshift(...args: string[]) {
 }
 
 /** A bad input's whole report: one line on stderr naming the file, nothing on stdout, exit 2. */
-function expectOneLine(result: { code: number; stdout: string; stderr: string }, file: string) {
-  expect(result.stdout).toBe("");
+function expectOneLine(result: { code: number; stdout: string; stderr: string }, file: string, stdout = "") {
+  expect(result.stdout).toBe(stdout);
   expect(result.stderr).toMatch(new RegExp(`^crdshift: ${file.replace(".", "\\.")}: [^\\n]+\\n$`));
   expect(result.stderr).not.toMatch(/\n\s+at /);
   expect(result.stderr).not.toContain("\u001b");
@@ -71,7 +71,10 @@ describe("hostile YAML files: one line with the fix, exit 2, never a stack", { t
   it("the same for a CRD given to doctor, check and crd", async () => {
     const path = join(dir, "billion-laughs.yaml");
     expectOneLine(await crdshift("doctor", "-f", path, "--offline"), path);
-    expectOneLine(await crdshift("check", "--crd", path), path);
+    // check says first that it did not type-check (no --typecheck), then reads the CRD.
+    const check = await crdshift("check", "--crd", path);
+    expect(check.stdout).toMatch(/^not type-checked: [^\n]*\n$/);
+    expectOneLine(check, path, check.stdout);
     expectOneLine(await crdshift("crd", "-f", path, "--url", "https://example.com/convert"), path);
   });
 
