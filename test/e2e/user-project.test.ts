@@ -11,9 +11,10 @@ import { listeningOn, offlineEnv, run } from "./run";
 
 /**
  * What a CRD author does with crdshift, in a fresh project outside this repository: it depends on
- * the tarball `npm pack` makes (installed offline but for the npm registry, from npm's cache
- * where it can), defines a kind with the public API only (test/e2e/user-project/), type-checks
- * it under `tsc --init`'s settings and under `moduleResolution: bundler`, proves it with its own
+ * the tarball `npm run tarball` makes (installed offline but for the npm registry, from npm's
+ * cache where it can), defines a kind with the public API only (test/e2e/user-project/),
+ * type-checks it under `tsc --init`'s settings, under `moduleResolution: bundler` and, every
+ * declaration checked, under nodenext over every subpath, proves it with its own
  * vitest run, serves it on Node, in workerd and as a Lambda function URL handler, synthesizes
  * the CDK construct and reads the result with the CDK CLI, and runs `npx crdshift check`.
  * The tools a user adds with `npm install -D` (typescript, vitest, wrangler, the CDK) are this
