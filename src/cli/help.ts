@@ -44,7 +44,10 @@ single version, and one whose versions differ from the registry's.
   -f, --file FILE   the CRD manifest, or - for standard input
       --url URL     https URL of the webhook, with the path token: https://host/convert/<token>
 `,
-  check: `Usage: crdshift check [--crd FILE...] [--runs N] [--seed N]
+  check: `Usage: crdshift check [--typecheck] [--crd FILE...] [--runs N] [--seed N]
+
+With --typecheck, before anything else, runs the project's tsc --noEmit -p tsconfig.json and fails
+on a type error before any converter runs; without it, says that nothing was type-checked.
 
 First holds the registry to each CRD (--crd, else the crds crdshift.config.ts exports), with
 objects generated from the CRD's own openAPIV3Schema: the kind must have exactly the CRD's
@@ -63,6 +66,7 @@ refusals, and on a converter that changes its input or answers differently when 
 what the kind declares (defineKind's emptyIsAbsent and gaps, mapping()'s enum aliases declared
 lost) is accepted and counted.
 
+      --typecheck tsc --noEmit -p tsconfig.json first, with the project's TypeScript
       --crd FILE a CustomResourceDefinition the registry serves (repeat for more)
       --runs N   objects per pair (default 200; 100 per version and pair against a CRD)
       --seed N   replay a run

@@ -14,7 +14,7 @@ import {
   mayHoldProtoKey,
 } from "../json";
 import { failureReply, successReply, type ConversionReview, parseReview } from "../kube";
-import type { Registry } from ".";
+import type { Registry } from "./registry";
 import { type BatchResult, convertObjects } from "./convert-batch";
 import type { TimeBudget } from "./time-budget";
 import { describeObject } from "./describe";
