@@ -96,7 +96,7 @@ function caught(error: unknown, index: number, object: JsonObject, batch: Batch)
  * bug, never filed under the user's fault.
  */
 function objectFailure(error: unknown, index: number, object: JsonObject, desiredAPIVersion: string): BatchFailure {
-  if (!(error instanceof ConversionFailure)) {
+  if (!ConversionFailure.is(error)) {
     const problem = internalErrorText(error);
     return { ...failureOf("internal-error", failureMessage(index, object, desiredAPIVersion, problem)), problem };
   }

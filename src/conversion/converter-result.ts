@@ -43,7 +43,7 @@ export function readResult(output: unknown, options: ResultOptions): JsonObject 
     // With `held`, the metadata's objects may need their fields back (proto-keys.ts): all copied.
     return walk.copyObject(view, 0, options.last && !options.held);
   } catch (error) {
-    if (!(error instanceof Unreadable)) throw error;
+    if (!Unreadable.is(error)) throw error;
     if (error.target !== undefined) error.raws.push(output);
     throw failure(error, options.step);
   }
@@ -71,13 +71,17 @@ export function readConvertedMaps(result: JsonObject, step: string): ConvertedMa
 function readMap(metadata: JsonObject, field: "labels" | "annotations", step: string): unknown {
   try {
     let value: unknown = field === "labels" ? metadata.labels : metadata.annotations;
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    if (typeof value !== "object" || value === null) return value;
+    // The guard says of a list only that it is one: an empty one of crdshift's says it, where
+    // the converter's (a proxy) could still run code of its own.
+    if (Array.isArray(value)) return [];
     // Not a plain object (a Map, a Date, a boxed string): as JSON writes it, or refused as
     // elsewhere in a result. Its own fields, none, would read as `{}` and clear the object's map.
     const prototype = Object.getPrototypeOf(value) as object | null;
     if (prototype !== Object.prototype && prototype !== null) {
       value = new ResultWalk(undefined, false).view(value, field);
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+      if (typeof value !== "object" || value === null) return value;
+      if (Array.isArray(value)) return [];
     }
     return MapRead.of(value);
   } catch (error) {

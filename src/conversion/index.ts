@@ -10,7 +10,8 @@ export type { EnumTable, EnumValues, FieldDefault, MappedVersion, MappingRules }
 export { type BatchFailure, convertObjects } from "./convert-batch";
 
 export { issueText } from "./issue-text";
-export { conversionText, firstStackFrame } from "./failure-messages";
+export { conversionText, firstStackFrame, thrownText } from "./failure-messages";
+export { isError, isInstance, textField } from "./thrown-value";
 export { describeObject } from "./describe";
 
 export { summarize } from "./review-summary";

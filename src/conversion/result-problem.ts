@@ -10,6 +10,13 @@ export type Key = string | number;
 
 /** What is wrong with a converter's result, and where. */
 export class Unreadable {
+  readonly #brand = true;
+
+  /** Whether a caught value is one, asked without running any code of the value's (a proxy's traps). */
+  static is(value: unknown): value is Unreadable {
+    return typeof value === "object" && value !== null && #brand in value;
+  }
+
   /** The keys from the field up to the result, innermost first. */
   readonly keys: Key[] = [];
   /** For a cycle: the objects along the path as the converter holds them, innermost first, the result last. */
@@ -47,7 +54,7 @@ export class Unreadable {
 
 /** What reading a value threw, as a problem of the result. */
 export function unreadable(error: unknown): Unreadable {
-  return error instanceof Unreadable ? error : new Unreadable("could not be read", `: ${thrownText(error)}`);
+  return Unreadable.is(error) ? error : new Unreadable("could not be read", `: ${thrownText(error)}`);
 }
 
 /** `error` as a problem under `key`; `raw`: the object held there (for a cycle's message). */

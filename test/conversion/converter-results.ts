@@ -85,6 +85,20 @@ export function cachingConverter(withMetadata: boolean): AnyConverter {
   };
 }
 
+/** A proxy whose every trap throws (what it throws, the proxy itself). */
+export function hostileProxy(): object {
+  const traps: ProxyHandler<object> = {};
+  const proxy: object = new Proxy(
+    {},
+    new Proxy(traps, {
+      get: () => () => {
+        throw proxy;
+      },
+    }),
+  );
+  return proxy;
+}
+
 /**
  * What the Workers and Lambda tests run too, each kind's v1 -> v2 converter one misbehaviour,
  * in one registry (a Lambda bundle is built from it): the review to send, and the reply's
