@@ -57,6 +57,7 @@ export async function convertBody(registry: Registry, text: string, options: Bod
         budget: options.budget,
         mayHoldProtoKeys: read.protoKeys ?? mayHoldProtoKey(text),
         maxDepth: limits.maxDepth,
+        maxObjectBytes: limits.maxObjectBytes,
       });
   const deep = read.depth > NATIVE_PRINT_DEPTH;
   return { ok: true, review, ...encodeReply(review, result, decoded.lossless, deep, limits.replyLimitBytes) };

@@ -4,6 +4,7 @@ import { ConvertedMaps, MapRead } from "./metadata-guard";
 import { isArray } from "./result-view";
 import { Unreadable, unreadable, within } from "./result-problem";
 import { ResultWalk } from "./result-walk";
+import { ResultBudget, type ResultLimits } from "./result-budget";
 
 /**
  * A converter's result, read once into crdshift's own data. Everything after a converter, the
@@ -27,14 +28,16 @@ export interface ResultOptions {
   held: Set<object> | undefined;
   /** Appended to a message: where in a chain the converter stands (` (in step v1 -> v2)`). */
   step: string;
-  /** Deepest result accepted (CRDSHIFT_MAX_DEPTH). */
-  maxDepth: number;
+  /** What the result may take. */
+  limits: ResultLimits;
 }
 
 /** The converter's result as crdshift's own plain object; throws a converter-error ConversionFailure. */
 export function readResult(output: unknown, options: ResultOptions): JsonObject {
   try {
-    const walk = new ResultWalk(options.held, objectPrototypeIsPolluted(), options.maxDepth);
+    const { limits } = options;
+    const budget = new ResultBudget(limits.maxBytes, limits.time);
+    const walk = new ResultWalk(options.held, objectPrototypeIsPolluted(), limits.maxDepth, budget);
     const view = typeof output === "object" && output !== null ? walk.view(output, "") : output;
     if (typeof view !== "object" || view === null || isArray(view)) {
       const what = view === null ? "null" : typeof view === "object" ? "an array" : typeof view;
@@ -112,5 +115,5 @@ export function settle(output: Promise<unknown>): Promise<unknown> {
 }
 
 function failure(problem: Unreadable, step: string): ConversionFailure {
-  return new ConversionFailure("result-unreadable", `${problem.message()}${step}`);
+  return new ConversionFailure(problem.code, `${problem.message()}${step}`);
 }

@@ -1,4 +1,5 @@
 import { clip } from "../json";
+import type { FailureCode } from "../outcome";
 import { thrownText } from "./failure-messages";
 
 /**
@@ -7,6 +8,8 @@ import { thrownText } from "./failure-messages";
  */
 
 export type Key = string | number;
+
+export type ResultProblemCode = Extract<FailureCode, "result-unreadable" | "result-too-large" | "result-too-slow">;
 
 /** What is wrong with a converter's result, and where. */
 export class Unreadable {
@@ -29,6 +32,8 @@ export class Unreadable {
     readonly detail = "",
     /** For a cycle: the object met again, as the converter holds it. */
     readonly target?: object,
+    /** The failure it comes to: over a limit of the read (result-budget.ts), or what it holds. */
+    readonly code: ResultProblemCode = "result-unreadable",
   ) {}
 
   /** The message, naming the field: `the converter's result holds NaN at spec.list[1].n, …`. */
