@@ -1,6 +1,6 @@
 import { canonicalJson } from "../kube/crd";
 import { decodeJson, encodeJson } from "../json";
-import type { KindDefinition } from "../conversion";
+import { type KindDefinition, messageOf } from "../conversion";
 import { roundTripDifference } from "./round-trip-comparison";
 
 /**
@@ -39,7 +39,7 @@ export async function purityProblem(
     try {
       second = await step.convert(copyOf(input) as never, context);
     } catch (error) {
-      return `${name} threw on a second call with the same input, not on the first: ${error instanceof Error ? error.message : String(error)}`;
+      return `${name} threw on a second call with the same input, not on the first: ${messageOf(error)}`;
     }
     if (typeof first === "object" && first !== null && second === first)
       return `${name} returned the same object for two inputs: it keeps state between conversions, and each result overwrites the last`;

@@ -11,7 +11,7 @@ export { type BatchFailure, convertObjects } from "./convert-batch";
 
 export { issueText } from "./issue-text";
 export { conversionText, firstStackFrame, thrownText } from "./failure-messages";
-export { isError, isInstance, textField } from "./thrown-value";
+export { isError, isInstance, messageOf, textField } from "./thrown-value";
 export { describeObject } from "./describe";
 
 export { summarize } from "./review-summary";

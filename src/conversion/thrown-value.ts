@@ -66,3 +66,8 @@ export function errorText(value: unknown): string {
   const message = textField(value, "message");
   return message === undefined ? `${name} (without a readable message)` : `${name}: ${message}`;
 }
+
+/** An Error's message, or what `errorText` says of anything else (an Error without a readable one included). */
+export function messageOf(value: unknown): string {
+  return (isError(value) ? textField(value, "message") : undefined) ?? errorText(value);
+}
