@@ -100,7 +100,13 @@ export class ResultWalk {
   private copyField(item: object, key: Key, level: number): unknown {
     try {
       const view = this.view(item, key);
-      if (typeof view !== "object" || view === null) return scalar(view, typeof key === "number");
+      if (typeof view !== "object" || view === null) {
+        // What a toJSON or a boxed primitive comes to is counted too: a toJSON may return one
+        // long string from any number of places.
+        const value = scalar(view, typeof key === "number");
+        this.budget.charge(scalarBytes(value));
+        return value;
+      }
       if (level >= RECURSION_LIMIT) return this.copyDeep(view, item);
       const copy = isArray(view) ? this.copyArray(view as unknown[], level) : this.copyObject(view, level);
       // A later converter of the chain gets this copy: its loss of the field is put back by it.

@@ -74,6 +74,13 @@ describe("a result over CRDSHIFT_MAX_OBJECT_BYTES: result-too-large, as soon as 
     expect(read({ spec }, 3 * 1024 * 1024)).toBe("result-too-large");
   });
 
+  it("one long string that a toJSON returns at many places", () => {
+    const text = "x".repeat(64 * 1024);
+    const spec = Array.from({ length: 8 }, () => ({ toJSON: () => text }));
+    expect(read({ spec }, 256 * 1024)).toBe("result-too-large");
+    expect(read({ spec: { a: spec[0], b: spec[1] } }, 256 * 1024)).toBe("read");
+  });
+
   it("a list of the same object a million times", () => {
     const item = { name: "the same object", value: 12345 };
     expect(read({ spec: new Array(1_000_000).fill(item) }, 256 * 1024)).toBe("result-too-large");
