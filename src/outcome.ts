@@ -12,7 +12,7 @@
 
 /** Why a review was answered with `Failure` (still HTTP 200; the apiserver shows the message to its users). */
 export const FAILURE_CAUSES = [
-  /** A converter threw or rejected, returned a non-object, or a result its target schema refuses. */
+  /** A converter threw or rejected, returned a non-object, a result too large or too slow to read, or one its target schema refuses. */
   "converter-error",
   /** An object does not match its source version's schema. */
   "schema-mismatch",
@@ -49,6 +49,10 @@ export const FAILURE_CODES = {
   "result-not-object": "converter-error",
   /** A converter's result holds what JSON cannot carry or what could not be read (NaN, a cycle, a getter that throws). */
   "result-unreadable": "converter-error",
+  /** A converter's result larger than CRDSHIFT_MAX_OBJECT_BYTES as JSON, an object counted at every place it appears. */
+  "result-too-large": "converter-error",
+  /** A converter's result still being read (its getters, toJSON methods, proxies) when the review's time ran out. */
+  "result-too-slow": "converter-error",
   /** A converter's result does not match its target version's schema. */
   "result-schema-mismatch": "converter-error",
   /** A converter's result could not be written as JSON (its shared managedFields). */

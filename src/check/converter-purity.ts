@@ -1,6 +1,6 @@
 import { canonicalJson } from "../kube/crd";
 import { decodeJson, encodeJson } from "../json";
-import type { KindDefinition } from "../conversion";
+import { type KindDefinition, messageOf } from "../conversion";
 import { roundTripDifference } from "./round-trip-comparison";
 
 /**
@@ -41,7 +41,7 @@ export async function purityProblem(
     try {
       second = await step.convert(copyOf(input) as never, context);
     } catch (error) {
-      return `${name} threw on a second call with the same input, not on the first: ${error instanceof Error ? error.message : String(error)}`;
+      return `${name} threw on a second call with the same input, not on the first: ${messageOf(error)}`;
     }
     if (typeof first === "object" && first !== null) {
       // Seen across calls: a memo answers equal inputs with one object, shared state any input.

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import * as core from "zod/v4/core";
-import { issueText, createRegistry, type KindDefinition, type Registry, sortVersions } from "../conversion";
+import { issueText, createRegistry, type KindDefinition, messageOf, type Registry, sortVersions } from "../conversion";
 import { celRules, type Crd, readCrds } from "../kube/crd";
 import { kindLabel } from "../kube";
 import { kindForCrd } from "./crd-kind";
@@ -170,5 +170,6 @@ export async function assertMatchesCrd(
 }
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  // A schema's refinement may throw anything: read without trusting it.
+  return messageOf(error);
 }

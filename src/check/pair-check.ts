@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { messageOf } from "../conversion";
 import { declaredRefusal } from "./refusals";
 import { type RoundTripSetup, roundTripObject, type Sample } from "./object-round-trip";
 
@@ -97,6 +98,7 @@ export async function checkPair(
     return { path, from: lost, to: back, count };
   });
   if (!result.failed) return { pair };
-  const error = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
+  // What the property threw may be a converter's own value, of any kind: read without trusting it.
+  const error = messageOf(result.errorInstance);
   return { pair, finding: { error, sample: result.counterexample![0], seed: result.seed } };
 }

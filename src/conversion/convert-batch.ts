@@ -7,6 +7,7 @@ import { finishObject, type KindMemo, startObject } from "./convert-object";
 import { DEADLINE_PASSED, pastDeadline, type TimeBudget, withDeadline } from "./time-budget";
 import { budgetMessage, failureMessage, internalErrorText, notAnObjectMessage } from "./failure-messages";
 import { DEFAULT_MAX_DEPTH } from "./result-walk";
+import { DEFAULT_MAX_OBJECT_BYTES, type ResultLimits } from "./result-budget";
 
 export interface BatchOptions {
   budget?: TimeBudget | undefined;
@@ -17,6 +18,11 @@ export interface BatchOptions {
   mayHoldProtoKeys?: boolean;
   /** Deepest converted object accepted (CRDSHIFT_MAX_DEPTH). Default: the apiserver's 10,000. */
   maxDepth?: number;
+  /**
+   * Most bytes of JSON a converter's result may take, an object counted at every place it
+   * appears (CRDSHIFT_MAX_OBJECT_BYTES). Default: 3 MiB, as the webhook's.
+   */
+  maxObjectBytes?: number;
 }
 
 /**
@@ -57,7 +63,11 @@ export async function convertObjects(
   const { budget } = options;
   const batch: Batch = { objects, desiredAPIVersion, budget };
   const mayHoldProtoKeys = options.mayHoldProtoKeys ?? true;
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const limits: ResultLimits = {
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxBytes: options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES,
+    time: budget,
+  };
   const kinds: KindMemo = {};
   const converted: JsonObject[] = new Array(objects.length);
   for (let index = 0; index < objects.length; index++) {
@@ -67,7 +77,7 @@ export async function convertObjects(
       return { ok: false, index, ...failureOf("not-an-object", notAnObjectMessage(index, object)) };
     }
     try {
-      const started = startObject(registry, object, desired, mayHoldProtoKeys, kinds, maxDepth);
+      const started = startObject(registry, object, desired, mayHoldProtoKeys, kinds, limits);
       // Only a converter's promise can outlast the deadline: it races it (one that never settles included).
       const output = started instanceof Promise ? await withDeadline(started, budget) : started;
       converted[index] = finishObject(output, object, desiredAPIVersion);
@@ -96,7 +106,7 @@ function caught(error: unknown, index: number, object: JsonObject, batch: Batch)
  * bug, never filed under the user's fault.
  */
 function objectFailure(error: unknown, index: number, object: JsonObject, desiredAPIVersion: string): BatchFailure {
-  if (!(error instanceof ConversionFailure)) {
+  if (!ConversionFailure.is(error)) {
     const problem = internalErrorText(error);
     return { ...failureOf("internal-error", failureMessage(index, object, desiredAPIVersion, problem)), problem };
   }

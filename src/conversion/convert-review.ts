@@ -18,6 +18,8 @@ import type { Registry } from "./registry";
 import { type BatchResult, convertObjects } from "./convert-batch";
 import type { TimeBudget } from "./time-budget";
 import { describeObject } from "./describe";
+import { thrownText } from "./failure-messages";
+import { isInstance, textField } from "./thrown-value";
 import { envelopeProblem, limitFailure, limitFailureBeforeParse, type ReviewLimits } from "./review-limits";
 
 export interface BodyOptions {
@@ -55,6 +57,7 @@ export async function convertBody(registry: Registry, text: string, options: Bod
         budget: options.budget,
         mayHoldProtoKeys: read.protoKeys ?? mayHoldProtoKey(text),
         maxDepth: limits.maxDepth,
+        maxObjectBytes: limits.maxObjectBytes,
       });
   const deep = read.depth > NATIVE_PRINT_DEPTH;
   return { ok: true, review, ...encodeReply(review, result, decoded.lossless, deep, limits.replyLimitBytes) };
@@ -193,8 +196,12 @@ function encodeReply(
       }
     });
     if (index < 0) throw error;
+    // What a getter there threw may be anything: read as a thrown value, never trusted.
+    const message = textField(error, "message");
     const why =
-      error instanceof TypeError && /circular/i.test(error.message) ? "it refers to itself" : (error as Error).message;
+      isInstance(error, TypeError) && /circular/i.test(message ?? "")
+        ? "it refers to itself"
+        : (message ?? thrownText(error));
     return fail(
       "result-unprintable",
       `${convertedName(review, index)}: the converter's result cannot be written as JSON: ${why}`,

@@ -11,7 +11,8 @@ export type { EnumAlias, EnumTable, EnumValues, FieldDefault, MappedVersion, Map
 export { type BatchFailure, convertObjects } from "./convert-batch";
 
 export { issueText } from "./issue-text";
-export { conversionText, firstStackFrame } from "./failure-messages";
+export { conversionText, firstStackFrame, thrownText } from "./failure-messages";
+export { isError, isInstance, messageOf, textField } from "./thrown-value";
 export { describeObject } from "./describe";
 
 export { summarize } from "./review-summary";

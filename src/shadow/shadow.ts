@@ -2,6 +2,8 @@ import {
   type BodyOutcome,
   convertBody,
   DEADLINE_PASSED,
+  isError,
+  textField,
   withDeadline,
   type ReviewLimits,
   type Registry,
@@ -97,7 +99,9 @@ export function createShadow(options: ShadowOptions): Shadow {
       reportShadow(log, metrics, subject, verdict);
     } catch (error) {
       // crdshift's own bug here must not become the process's: logged, without the request.
-      log({ level: "error", msg: "shadow comparison failed", error: error instanceof Error ? error.name : "unknown" });
+      // Named without trusting it: whatever was thrown, this catch must not throw in its turn.
+      const name = isError(error) ? textField(error, "name") : undefined;
+      log({ level: "error", msg: "shadow comparison failed", error: name ?? "unknown" });
     } finally {
       const finished = now();
       idleUntil = finished + IDLE_FACTOR * Math.max(0, finished - started);

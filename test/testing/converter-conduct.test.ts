@@ -36,6 +36,17 @@ describe("converters are called as the apiserver may call them: again, and side 
     );
   });
 
+  it("flags a converter that throws, on its second call, a value that cannot be printed, and says what it threw", async () => {
+    let calls = 0;
+    const flaky = thing((object) => {
+      if (calls++ % 2 === 1) throw Object.create(null);
+      return object;
+    });
+    await expect(assertRoundTrips(flaky, { seed: 1 })).rejects.toThrow(
+      /the v2 -> v1 converter threw on a second call with the same input, not on the first: an object that cannot be converted to a string \(\[object Object\]\)/,
+    );
+  });
+
   it("flags a converter that returns the same object for different inputs", async () => {
     const shared: Record<string, unknown> = {};
     const identity = thing((object) => Object.assign(shared, object));

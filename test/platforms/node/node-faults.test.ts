@@ -7,6 +7,7 @@ import type { Metrics } from "../../../src/metrics/metrics";
 import { hostile } from "../../fixtures/hostile-registries";
 import { registry as dropsPort } from "../../fixtures/port-dropping-registry";
 import { nodeServer, raw, send, type Sent, until } from "./node-wire";
+import { PLATFORM_CASES, platformRegistry, platformReview } from "../../conversion/converter-results";
 
 // The Node server over TCP when a request or a part of the app goes wrong: callers it must not
 // answer, uploads that break off, a clock or a metrics sink that throws, a shadow candidate
@@ -117,6 +118,30 @@ describe("the Node server, over TCP, when a part of the app throws", () => {
       await until(() => ran() || (void send(port, review).catch(() => undefined), false));
       expect(ran()).toBe(true);
     }
+  });
+});
+
+describe("the Node server, over TCP, when a converter returns or throws what could end the process", () => {
+  it("answers each with the converter's Failure, logged as its error, and converts the next review", async () => {
+    const { port, reports } = await listen({}, { registry: platformRegistry() });
+    const hostile = ["SparseList", "SharedBomb", "ThrowsNullPrototype", "RejectsHostileProxy"];
+    for (const kind of hostile) {
+      const { failure, result } = PLATFORM_CASES.find((one) => one.kind === kind)!;
+      const answer = await send(port, { ...review, name: kind, body: JSON.stringify(platformReview(kind)) });
+      expect(answer.status).toBe(200);
+      const { status, message } = (
+        JSON.parse(answer.body) as { response: { result: { status: string; message: string } } }
+      ).response.result;
+      expect({ status, message }).toEqual(
+        failure ? { status: "Failure", message: expect.stringMatching(failure) } : result,
+      );
+    }
+    const next = await send(port, { ...review, body: JSON.stringify(platformReview("Cached")) });
+    expect(JSON.parse(next.body)).toMatchObject({ response: { result: { status: "Success" } } });
+    const causes = reports
+      .filter(([kind]) => kind === "review")
+      .map(([, outcome]) => (outcome as { cause?: string }).cause);
+    expect(causes).toEqual([...hostile.map(() => "converter-error"), undefined]);
   });
 });
 
