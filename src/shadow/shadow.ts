@@ -9,7 +9,7 @@ import {
 import type { Logger } from "../log";
 import type { Metrics } from "../metrics";
 import { compareReplies, readSent, shadowSubject } from "./shadow-comparison";
-import { reportShadow, type ShadowBreakdown } from "./shadow-report";
+import { REPORTED, reportShadow, type ShadowBreakdown } from "./shadow-report";
 
 /**
  * Time a candidate has for one review, from when it starts (after the live reply), before it
@@ -35,6 +35,24 @@ const START_WITHIN_MS = 100;
  * takes a LIST of about a thousand.
  */
 export const MAX_SHADOW_CHARS = 1024 * 1024;
+/**
+ * Most bytes of one converted object, and of the candidate's reply, the shadow reads: twice the
+ * longest request it takes, or twice the live reply. The engine fails a candidate past it
+ * (`reply-too-large`, or its own bound on a converter's result) before its reply is parsed, so
+ * a candidate that answers a two-object review with millions of items costs a bounded read,
+ * not a parse and a walk of all it made.
+ */
+const CANDIDATE_REPLY_FACTOR = 2;
+/**
+ * Pairs of values the comparison compares between two turns of the event loop: a slice is
+ * short next to a review, so a live request waits at most one behind a comparison.
+ */
+export const COMPARISON_SLICE_STEPS = 10_000;
+/**
+ * Pairs of values compared in all for one review: more than any review under MAX_SHADOW_CHARS
+ * holds, on both sides, so only a candidate that made far more than it was given reaches it.
+ */
+export const MAX_COMPARISON_STEPS = 1_000_000;
 
 export interface ShadowOptions {
   candidate: Registry;
@@ -65,6 +83,7 @@ export function createShadow(options: ShadowOptions): Shadow {
   const random = options.random ?? Math.random;
   const budgetMs = options.budgetMs ?? SHADOW_BUDGET_MS;
   const later = options.later ?? defaultLater;
+  const nextTurn = () => new Promise<void>((resolve) => later(resolve));
   let running = false;
   let idleUntil = Number.NEGATIVE_INFINITY;
 
@@ -74,18 +93,32 @@ export function createShadow(options: ShadowOptions): Shadow {
       // The candidate's own parse of the request's text: it never sees an object the live
       // converters saw, nor the live reply's.
       const budget = { deadline: started + budgetMs, budgetMs, now };
+      const readBytes = CANDIDATE_REPLY_FACTOR * Math.max(MAX_SHADOW_CHARS, liveReply.length);
+      const candidateLimits: ReviewLimits = {
+        ...limits,
+        maxObjectBytes: Math.min(limits.maxObjectBytes, readBytes),
+        replyLimitBytes: Math.min(limits.replyLimitBytes ?? Number.POSITIVE_INFINITY, readBytes),
+      };
       let outcome: BodyOutcome | ShadowBreakdown;
       try {
         // The engine meets the deadline itself; this bounds anything else that would not settle.
-        outcome = await withDeadline(convertBody(candidate, body, { limits, budget }), budget);
+        outcome = await withDeadline(convertBody(candidate, body, { limits: candidateLimits, budget }), budget);
       } catch (error) {
         outcome = error === DEADLINE_PASSED ? { breakdown: "timed-out" } : { breakdown: "threw" };
       }
+      // Each read below is a turn of its own: live requests that came in meanwhile go first.
+      await nextTurn();
       const sent = readSent(body);
       const subject = shadowSubject(sent);
       if ("breakdown" in outcome) return reportShadow(log, metrics, subject, outcome);
       if (!outcome.ok) return reportShadow(log, metrics, subject, { breakdown: "rejected" });
-      const verdict = compareReplies(sent, liveReply, outcome.text);
+      await nextTurn();
+      const verdict = await compareReplies(sent, liveReply, outcome.text, REPORTED, {
+        sliceSteps: COMPARISON_SLICE_STEPS,
+        maxSteps: MAX_COMPARISON_STEPS,
+        expired: () => now() > budget.deadline,
+        nextTurn,
+      });
       if (verdict.outcome === "candidate-failed") {
         const failure = outcome.failure;
         const breakdown: ShadowBreakdown =
