@@ -80,7 +80,7 @@ export class DifferenceWalk {
     if (this.first) {
       const [a, b] = this.first;
       this.first = undefined;
-      this.visit(a, b, "");
+      this.visit(a, b, undefined, "");
     }
     while (this.steps < until && !this.done) {
       const frame = this.frames[this.frames.length - 1]!;
@@ -92,7 +92,7 @@ export class DifferenceWalk {
       if (frame.keys === undefined) {
         const left = frame.a as unknown[];
         const right = frame.b as unknown[];
-        this.visit(left[index], right[index], `${frame.at}[${index}]`);
+        this.visit(left[index], right[index], frame, index);
         continue;
       }
       const [leftKeys, rightKeys] = frame.keys;
@@ -101,20 +101,22 @@ export class DifferenceWalk {
       if (index < leftKeys.length) {
         const key = leftKeys[index]!;
         // Own fields only: a field named __proto__ that is missing must not read as the prototype.
-        this.visit(left[key], Object.hasOwn(right, key) ? right[key] : undefined, joinPath(frame.at, key));
+        this.visit(left[key], Object.hasOwn(right, key) ? right[key] : undefined, frame, key);
         continue;
       }
       const key = rightKeys[index - leftKeys.length]!;
       // A field both sides have was compared with the baseline's; passing over it is work too.
       if (Object.hasOwn(left, key)) this.steps++;
-      else this.visit(undefined, right[key], joinPath(frame.at, key));
+      else this.visit(undefined, right[key], frame, key);
     }
     return this.done;
   }
 
-  private visit(a: unknown, b: unknown, at: string): void {
+  /** Compares one pair, `key` of `parent` (none: the root); its path is written only if needed. */
+  private visit(a: unknown, b: unknown, parent: Frame | undefined, key: string | number): void {
     this.steps++;
     if (sameScalar(a, b)) return;
+    const at = parent === undefined ? "" : typeof key === "number" ? `${parent.at}[${key}]` : joinPath(parent.at, key);
     const bothArrays = Array.isArray(a) && Array.isArray(b);
     if (
       (!bothArrays && !(isJsonObject(a) && isJsonObject(b))) ||
