@@ -87,9 +87,12 @@ describe("serve(registry, { shadow })", () => {
     }
   });
 
-  it("answers the same bytes with a hostile candidate as without one", async () => {
+  it.each([
+    ["allocates 32 MB an object", () => hostile.allocates(32)],
+    ["answers with 2,000,000 items", () => hostile.floods(2_000_000)],
+  ])("answers the same bytes as without a candidate when the candidate %s", async (_, candidate) => {
     const plain = serve(registry, { ...quiet, env: {} });
-    const shadowed = serve(registry, { ...quiet, env: { CRDSHIFT_SHADOW_SAMPLE: "1" }, shadow: hostile.allocates(32) });
+    const shadowed = serve(registry, { ...quiet, env: { CRDSHIFT_SHADOW_SAMPLE: "1" }, shadow: candidate() });
     const [a, b] = await Promise.all([plain.listening, shadowed.listening]);
     try {
       const failing = docsV1.replace('"localhost:1234"', '"no port"');
