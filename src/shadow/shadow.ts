@@ -9,6 +9,7 @@ import {
 import type { Logger } from "../log";
 import type { Metrics } from "../metrics";
 import { compareReplies, readSent, shadowSubject } from "./shadow-comparison";
+import { pacedRegistry } from "./paced-registry";
 import { REPORTED, reportShadow, type ShadowBreakdown } from "./shadow-report";
 
 /**
@@ -79,11 +80,12 @@ export interface ShadowOptions {
 export type Shadow = (body: string, liveReply: string) => Promise<void> | undefined;
 
 export function createShadow(options: ShadowOptions): Shadow {
-  const { candidate, sample, limits, log, metrics, now } = options;
+  const { sample, limits, log, metrics, now } = options;
   const random = options.random ?? Math.random;
   const budgetMs = options.budgetMs ?? SHADOW_BUDGET_MS;
   const later = options.later ?? defaultLater;
   const nextTurn = () => new Promise<void>((resolve) => later(resolve));
+  const candidate = pacedRegistry(options.candidate, nextTurn);
   let running = false;
   let idleUntil = Number.NEGATIVE_INFINITY;
 

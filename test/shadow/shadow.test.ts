@@ -178,6 +178,28 @@ describe("createShadow", () => {
     expect(COMPARISON_SLICE_STEPS).toBeLessThanOrEqual(10_000);
     expect(turns).toBeGreaterThanOrEqual(items.length / 10_000);
   });
+
+  it("hands the event loop back before each object of a LIST the candidate converts", async () => {
+    const review = JSON.parse(docsV1);
+    const [first] = review.request.objects;
+    review.request.objects = Array.from({ length: 20 }, (_, i) => ({ ...first, metadata: { name: `c${i}` } }));
+    const body = JSON.stringify(review);
+    const order: string[] = [];
+    const { shadow, shadows } = shadowOf(hostile.answers((converted) => (order.push("object"), converted)));
+    const live = await liveReply(registry, body);
+    let finished = false;
+    const waiting = () => {
+      order.push("turn");
+      if (!finished) setImmediate(waiting);
+    };
+    setImmediate(waiting);
+    await shadow(body, live);
+    finished = true;
+    expect(shadows).toEqual([expect.objectContaining({ differences: 0, failed: false })]);
+    expect(order.filter((entry) => entry === "object")).toHaveLength(20);
+    // Never two objects converted in one turn of the loop.
+    expect(order.join(" ")).not.toContain("object object");
+  });
 });
 
 /** A review of the docs page's first object with `fields` added. */
