@@ -7,6 +7,10 @@ import { readConfig } from "../src/server/config";
 import { convertBody } from "../src/conversion/convert-review";
 import { noMetrics } from "../src/metrics/metrics";
 import { createShadow } from "../src/shadow/shadow";
+import { compareReplies, readSent } from "../src/shadow/shadow-comparison";
+import { REPORTED } from "../src/shadow/shadow-report";
+import type { Registry } from "../src/conversion";
+import { hostile } from "../test/fixtures/hostile-registries";
 import { median, percentile } from "./stats";
 
 /**
@@ -14,8 +18,10 @@ import { median, percentile } from "./stats";
  * Node server (serve(), in a process of its own) answers the docs page's v1 review from 4
  * keep-alive connections, without a shadow and with every review sampled
  * (CRDSHIFT_SHADOW_SAMPLE=1) for a candidate that agrees, throws, never settles, spins 5 ms per
- * object or allocates 32 MB per object; the figures are the live replies' latencies, as the
- * client sees them. Part two, in-process: the CPU of one shadowed review (the candidate's
+ * object, allocates 32 MB per object or answers with 2,000,000 items per object; the figures are
+ * the live replies' latencies, as the client sees them. Part two, in-process: the longest the
+ * event loop is held by a shadowed review, which is the longest a live request arriving then
+ * waits, per candidate. Part three, in-process: the CPU of one shadowed review (the candidate's
  * conversion and the comparison) next to the live conversion's.
  */
 const body = readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8");
@@ -76,7 +82,7 @@ const ms = (value: number) => value.toFixed(3);
 console.log(`live reply latency, ${REQUESTS} reviews (docs-v1, 2 objects) over ${CONNECTIONS} connections, ms`);
 console.log("candidate            median     p90     p99   max");
 let port = 18_700;
-for (const candidate of [undefined, "same", "throws", "never-settles", "slow-5ms", "allocates-32MB"]) {
+for (const candidate of [undefined, "same", "throws", "never-settles", "slow-5ms", "allocates-32MB", "floods-2M"]) {
   const child = await start(candidate, ++port);
   const latencies = await load(port);
   child.kill();
@@ -89,8 +95,81 @@ for (const candidate of [undefined, "same", "throws", "never-settles", "slow-5ms
   );
 }
 
-// Part two: CPU per review, in this process, the candidate being the live registry itself.
 const limits = readConfig({});
+
+// Part two: the event loop's longest hold while a shadow runs. Work waiting on the loop (a turn
+// each time the loop comes round, as a live request's I/O would) records the longest gap
+// between two of its turns; each shadow is a fresh one, so the idle share holds none back.
+const HOLD_ROUNDS = Number(process.env.BENCH_HOLD_ROUNDS ?? 20);
+const oneObject = (fields: Record<string, unknown>) => {
+  const review = JSON.parse(body);
+  review.request.objects = [{ ...review.request.objects[0], ...fields }];
+  return JSON.stringify(review);
+};
+const largeList = oneObject({ items: new Array<number>(400_000).fill(7) });
+const holdCases: Array<[string, Registry | undefined, string]> = [
+  ["(no shadow)", undefined, body],
+  ["same", registry, body],
+  ["throws", hostile.throws(), body],
+  ["slow-5ms", hostile.slow(5), body],
+  ["allocates-32MB", hostile.allocates(32), body],
+  ["floods-2M (1 object)", hostile.floods(2_000_000), oneObject({ items: [] })],
+  ["floods-2M (2 objects)", hostile.floods(2_000_000), body],
+  ["same, 400,000 items", registry, largeList],
+];
+
+async function longestHold(candidate: Registry | undefined, review: string) {
+  const live = await convertBody(registry, review, { limits });
+  if (!live.ok) throw new Error("the review must convert");
+  let longest = 0;
+  let last = performance.now();
+  let waiting = true;
+  const turn = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (waiting) setImmediate(turn);
+  };
+  setImmediate(turn);
+  const took: number[] = [];
+  for (let i = 0; i < HOLD_ROUNDS; i++) {
+    const started = performance.now();
+    if (candidate) {
+      const shadow = createShadow({ ...shadowOptions, candidate, later: setImmediate });
+      await shadow(review, live.text);
+    } else await new Promise((resolve) => setTimeout(resolve, 20));
+    took.push(performance.now() - started);
+  }
+  waiting = false;
+  return { longest, took: median(took) };
+}
+
+const shadowOptions = { sample: 1, limits, log: () => {}, metrics: noMetrics, now: () => performance.now() };
+console.log(`\nlongest hold of the event loop while a shadow runs, ${HOLD_ROUNDS} shadowed reviews each, ms`);
+console.log("candidate                 longest hold   shadow took (median)");
+for (const [name, candidate, review] of holdCases) {
+  const { longest, took } = await longestHold(candidate, review);
+  console.log(`${name.padEnd(25)} ${ms(longest).padStart(12)} ${ms(took).padStart(20)}`);
+}
+
+// The same comparison of two equal 400,000-item lists in one slice: what slicing keeps off the loop.
+{
+  const live = await convertBody(registry, largeList, { limits });
+  if (!live.ok) throw new Error("the review must convert");
+  const whole = { sliceSteps: Number.POSITIVE_INFINITY, maxSteps: Number.POSITIVE_INFINITY, expired: () => false };
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    await compareReplies(readSent(largeList), live.text, live.text, REPORTED, {
+      ...whole,
+      nextTurn: async () => {},
+    });
+    times.push(performance.now() - started);
+  }
+  console.log(`the 400,000-item comparison unsliced: ${ms(median(times))} ms in one hold`);
+}
+
+// Part three: CPU per review, in this process, the candidate being the live registry itself.
 const live = await convertBody(registry, body, { limits });
 if (!live.ok) throw new Error("the docs review must convert");
 const options = {
