@@ -37,13 +37,15 @@ const START_WITHIN_MS = 100;
  */
 export const MAX_SHADOW_CHARS = 1024 * 1024;
 /**
- * Most bytes of one converted object, and of the candidate's reply, the shadow reads: twice the
- * longest request it takes, or twice the live reply. The engine fails a candidate past it
- * (`reply-too-large`, or its own bound on a converter's result) before its reply is parsed, so
- * a candidate that answers a two-object review with millions of items costs a bounded read,
- * not a parse and a walk of all it made.
+ * Most bytes of one converted object, and of the candidate's whole reply, the shadow reads:
+ * twice the request or the live reply, whichever is longer, and never less than twice
+ * CANDIDATE_READ_FLOOR. A conversion answers with about what it was sent; the engine fails a
+ * candidate past this (`reply-too-large`, or its bound on a converter's result, counted as it
+ * reads) before the shadow parses its reply, so one that answers a small review with millions
+ * of items costs a read of about the review's size, not a parse and a walk of all it made.
  */
-const CANDIDATE_REPLY_FACTOR = 2;
+const CANDIDATE_READ_FACTOR = 2;
+const CANDIDATE_READ_FLOOR = 64 * 1024;
 /**
  * Pairs of values the comparison compares between two turns of the event loop: a slice is
  * short next to a review, so a live request waits at most one behind a comparison.
@@ -95,7 +97,7 @@ export function createShadow(options: ShadowOptions): Shadow {
       // The candidate's own parse of the request's text: it never sees an object the live
       // converters saw, nor the live reply's.
       const budget = { deadline: started + budgetMs, budgetMs, now };
-      const readBytes = CANDIDATE_REPLY_FACTOR * Math.max(MAX_SHADOW_CHARS, liveReply.length);
+      const readBytes = CANDIDATE_READ_FACTOR * Math.max(CANDIDATE_READ_FLOOR, body.length, liveReply.length);
       const candidateLimits: ReviewLimits = {
         ...limits,
         maxObjectBytes: Math.min(limits.maxObjectBytes, readBytes),

@@ -157,6 +157,25 @@ describe("createShadow", () => {
     expect(logs[0]!.cause).toBeDefined();
   });
 
+  it("compares a candidate's answer up to twice the size of the review, and reads no more of a larger one", async () => {
+    const body = oneObject({ items: [] });
+    const live = await liveReply(registry, body);
+    // 10,000 items are about 20 KB, within the 128 KiB floor: compared, by their first paths.
+    const within = shadowOf(hostile.floods(10_000));
+    await within.shadow(body, live);
+    expect(within.logs).toEqual([
+      expect.objectContaining({
+        msg: "shadow difference",
+        paths: Array.from({ length: 10 }, (_, i) => `items[${i}]`),
+        morePaths: true,
+      }),
+    ]);
+    // 100,000 are about 200 KB: past it, failed before its reply is parsed.
+    const past = shadowOf(hostile.floods(100_000));
+    await past.shadow(body, live);
+    expect(past.logs).toEqual([expect.objectContaining({ msg: "shadow candidate failed", reason: "failed" })]);
+  });
+
   it("hands the event loop back between slices of a comparison of two equal large lists", async () => {
     const items = new Array<number>(400_000).fill(7);
     const body = oneObject({ items });
