@@ -87,7 +87,6 @@ export function createShadow(options: ShadowOptions): Shadow {
   const budgetMs = options.budgetMs ?? SHADOW_BUDGET_MS;
   const later = options.later ?? defaultLater;
   const nextTurn = () => new Promise<void>((resolve) => later(resolve));
-  const candidate = pacedRegistry(options.candidate, nextTurn);
   let running = false;
   let idleUntil = Number.NEGATIVE_INFINITY;
 
@@ -97,6 +96,7 @@ export function createShadow(options: ShadowOptions): Shadow {
       // The candidate's own parse of the request's text: it never sees an object the live
       // converters saw, nor the live reply's.
       const budget = { deadline: started + budgetMs, budgetMs, now };
+      const candidate = pacedRegistry(options.candidate, nextTurn);
       const readBytes = CANDIDATE_READ_FACTOR * Math.max(CANDIDATE_READ_FLOOR, body.length, liveReply.length);
       const candidateLimits: ReviewLimits = {
         ...limits,
