@@ -195,3 +195,44 @@ const shadowUs = await time(shadowOnce);
 console.log(
   `\nCPU per review, in-process: live conversion ${liveUs.toFixed(1)} us; one shadowed review (candidate + comparison) ${shadowUs.toFixed(1)} us (${(shadowUs / liveUs).toFixed(1)}x)`,
 );
+
+// Part four: what moving the candidate to a worker thread would cost on Node: the thread's
+// start (the engine and a registry loaded again, in an isolate of its own), the memory it
+// keeps, and a review's round trip (its text sent, the reply's text sent back).
+{
+  const { Worker } = await import("node:worker_threads");
+  const rssBefore = process.memoryUsage().rss;
+  const started = performance.now();
+  const thread = new Worker(fileURLToPath(new URL("./shadow-thread.mjs", import.meta.url)));
+  const replies: Array<(text: string) => void> = [];
+  let ready: () => void;
+  const isReady = new Promise<void>((resolve) => (ready = resolve));
+  thread.on("message", (text: string) => (text === "ready" ? ready() : replies.shift()!(text)));
+  await isReady;
+  const startMs = performance.now() - started;
+  const ask = (review: string) =>
+    new Promise<string>((resolve) => {
+      replies.push(resolve);
+      thread.postMessage(review);
+    });
+  await ask(body);
+  const rssAfter = process.memoryUsage().rss;
+  const trips: number[] = [];
+  for (let i = 0; i < 2_000; i++) {
+    const sent = performance.now();
+    await ask(body);
+    trips.push(performance.now() - sent);
+  }
+  const largeTrips: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const sent = performance.now();
+    await ask(largeList);
+    largeTrips.push(performance.now() - sent);
+  }
+  await thread.terminate();
+  console.log(
+    `\na worker thread for the candidate: started and loaded in ${ms(startMs)} ms, ` +
+      `${((rssAfter - rssBefore) / 1024 / 1024).toFixed(1)} MiB more resident; a review's round trip ` +
+      `${(median(trips) * 1000).toFixed(1)} us (docs-v1), ${ms(median(largeTrips))} ms (400,000 items)`,
+  );
+}

@@ -24,6 +24,7 @@ const NODE_PROGRAMS = [
   "count-engine",
   "shadow",
   "shadow-server",
+  "shadow-thread",
   "concurrent-memory",
   "workers-memory",
 ];
