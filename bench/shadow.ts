@@ -236,3 +236,46 @@ console.log(
       `${(median(trips) * 1000).toFixed(1)} us (docs-v1), ${ms(median(largeTrips))} ms (400,000 items)`,
   );
 }
+
+// Part five, in workerd (miniflare): one isolate, every review shadowed. A review of the docs
+// page's two objects, then, as soon as its reply is in, a one-object review: how long that one
+// waits for the isolate while the first one's shadow runs. workerd's clock stands still while
+// code runs, so this is timed from outside, miniflare's own latency included (the row without a
+// shadow shows it).
+{
+  const { Miniflare } = await import("miniflare");
+  const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
+  const compatibilityDate = /^compatibility_date = "([^"]+)"/m.exec(toml)![1]!;
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: fileURLToPath(new URL("./shadow-isolate.mjs", import.meta.url)),
+    compatibilityDate,
+  });
+  const probe = oneObject({});
+  const ROUNDS = Number(process.env.BENCH_ISOLATE_ROUNDS ?? 30);
+  const send = async (candidate: string, review: string) => {
+    const res = await mf.dispatchFetch("http://bench/convert?timeout=30s", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-candidate": candidate },
+      body: review,
+    });
+    await res.text();
+  };
+  try {
+    console.log(`\nin workerd: a one-object review right behind a shadowed one, ${ROUNDS} rounds, ms`);
+    console.log("candidate            median      max");
+    for (const candidate of ["none", "same", "slow-5ms", "allocates-32MB", "floods-2M"]) {
+      await send(candidate, body);
+      const waits: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        await send(candidate, body);
+        const sent = performance.now();
+        await send(candidate, probe);
+        waits.push(performance.now() - sent);
+      }
+      console.log(`${candidate.padEnd(18)} ${ms(median(waits)).padStart(8)} ${ms(Math.max(...waits)).padStart(8)}`);
+    }
+  } finally {
+    await mf.dispose();
+  }
+}
