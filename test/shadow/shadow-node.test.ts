@@ -104,4 +104,36 @@ describe("serve(registry, { shadow })", () => {
       await Promise.all([plain.close(), shadowed.close()]);
     }
   });
+
+  it("answers a review that arrives while a shadow compares two large lists before the comparison ends", async () => {
+    const captured = stdoutLines();
+    const review = JSON.parse(docsV1);
+    const probe = JSON.stringify({ ...review, request: { ...review.request, objects: [review.request.objects[0]] } });
+    const large = JSON.stringify({
+      ...review,
+      request: { ...review.request, objects: [{ ...review.request.objects[0], items: new Array(400_000).fill(7) }] },
+    });
+    let port = 0;
+    let probed: Promise<string> | undefined;
+    let shadowEndedFirst: boolean | undefined;
+    // The candidate sends a review of its own as it converts: it arrives while the shadow runs.
+    const candidate = hostile.answers((converted) => {
+      probed ??= post(port, probe).then((reply) => {
+        shadowEndedFirst = captured.lines.some((line) => line.includes('"shadow difference"'));
+        return reply;
+      });
+      const { port: dropped, ...rest } = converted;
+      return dropped === undefined ? converted : rest;
+    });
+    const server = serve(registry, { ...quiet, env: { CRDSHIFT_SHADOW_SAMPLE: "1" }, shadow: candidate });
+    ({ port } = await server.listening);
+    try {
+      await post(port, large);
+      await vi.waitFor(() => expect(captured.lines.join("")).toContain('"shadow difference"'), { timeout: 20_000 });
+      expect(await probed).toMatch(/^200\n/);
+      expect(shadowEndedFirst).toBe(false);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
 });
