@@ -22,7 +22,9 @@ import { median, percentile } from "./stats";
  * the live replies' latencies, as the client sees them. Part two, in-process: the longest the
  * event loop is held by a shadowed review, which is the longest a live request arriving then
  * waits, per candidate. Part three, in-process: the CPU of one shadowed review (the candidate's
- * conversion and the comparison) next to the live conversion's.
+ * conversion and the comparison) next to the live conversion's. Part four: what a worker thread
+ * for the candidate would cost. Part five, in workerd: a one-object review's wait right behind a
+ * shadowed one, per candidate.
  */
 const body = readFileSync(new URL("../../examples/requests/docs-v1.json", import.meta.url), "utf8");
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
