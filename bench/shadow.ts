@@ -222,10 +222,10 @@ console.log(threadFigures);
   });
   const probe = oneObject({});
   const ROUNDS = Number(process.env.BENCH_ISOLATE_ROUNDS ?? 30);
-  const send = async (candidate: string, review: string) => {
+  const send = async (candidate: string | undefined, review: string) => {
     const res = await mf.dispatchFetch("http://bench/convert?timeout=30s", {
       method: "POST",
-      headers: { "content-type": "application/json", "x-candidate": candidate },
+      headers: { "content-type": "application/json", ...(candidate ? { "x-candidate": candidate } : {}) },
       body: review,
     });
     await res.text();
@@ -233,16 +233,17 @@ console.log(threadFigures);
   try {
     console.log(`\nin workerd: a one-object review right behind a shadowed one, ${ROUNDS} rounds, ms`);
     console.log("candidate            median      max");
-    for (const candidate of ["none", "same", "slow-5ms", "allocates-32MB", "floods-2M"]) {
+    for (const candidate of [undefined, "same", "slow-5ms", "allocates-32MB", "floods-2M"]) {
       for (let i = 0; i < 10; i++) await send(candidate, body);
       const waits: number[] = [];
       for (let i = 0; i < ROUNDS; i++) {
         await send(candidate, body);
         const sent = performance.now();
-        await send(candidate, probe);
+        await send(undefined, probe);
         waits.push(performance.now() - sent);
       }
-      console.log(`${candidate.padEnd(18)} ${ms(median(waits)).padStart(8)} ${ms(Math.max(...waits)).padStart(8)}`);
+      const name = (candidate ?? "(no shadow)").padEnd(18);
+      console.log(`${name} ${ms(median(waits)).padStart(8)} ${ms(Math.max(...waits)).padStart(8)}`);
     }
   } finally {
     await mf.dispose();
