@@ -35,6 +35,7 @@ const CANDIDATES: Array<[string, () => Registry]> = [
   ["is slow", () => hostile.slow(5)],
   ["allocates 32 MB an object", () => hostile.allocates(32)],
   ["scribbles on its objects", hostile.scribbles],
+  ["answers with 2,000,000 items", () => hostile.floods(2_000_000)],
 ];
 
 function webhook(candidate?: Registry) {
