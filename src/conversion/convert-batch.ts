@@ -17,6 +17,12 @@ export interface BatchOptions {
   mayHoldProtoKeys?: boolean;
   /** Deepest converted object accepted (CRDSHIFT_MAX_DEPTH). Default: the apiserver's 10,000. */
   maxDepth?: number;
+  /**
+   * Where each converted object goes once finished, in order: given, the batch keeps none
+   * (`objects` comes back empty), so a reply printed as it goes (printed-reply.ts) holds text,
+   * not trees.
+   */
+  take?: (object: JsonObject, index: number) => void;
 }
 
 /**
@@ -59,7 +65,8 @@ export async function convertObjects(
   const mayHoldProtoKeys = options.mayHoldProtoKeys ?? true;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const kinds: KindMemo = {};
-  const converted: JsonObject[] = new Array(objects.length);
+  const { take } = options;
+  const converted: JsonObject[] = new Array(take ? 0 : objects.length);
   for (let index = 0; index < objects.length; index++) {
     if (pastDeadline(budget)) return budgetExceeded(index, batch);
     const object = objects[index];
@@ -70,7 +77,9 @@ export async function convertObjects(
       const started = startObject(registry, object, desired, mayHoldProtoKeys, kinds, maxDepth);
       // Only a converter's promise can outlast the deadline: it races it (one that never settles included).
       const output = started instanceof Promise ? await withDeadline(started, budget) : started;
-      converted[index] = finishObject(output, object, desiredAPIVersion);
+      const finished = finishObject(output, object, desiredAPIVersion);
+      if (take) take(finished, index);
+      else converted[index] = finished;
     } catch (error) {
       return caught(error, index, object, batch);
     }

@@ -25,6 +25,10 @@ export interface BodyShape {
    * `\u` escapes: false means no object in it has a key of that name (proto-keys.ts).
    */
   protoKey: boolean;
+  /** Objects and arrays in the body: what its parsed tree costs grows with these (conversion/held-memory.ts). */
+  containers: number;
+  /** Commas and colons outside strings: one per member or element past the first, about one per value. */
+  separators: number;
 }
 
 interface ObjectsSpan {
@@ -53,6 +57,8 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
   let max = 0;
   let itemStart = 0;
   let objectsArrays = 0;
+  let containers = 0;
+  let separators = 0;
   // The last string passed: when a container opens as an object's member, its key.
   let keyStart = 0;
   let keyEnd = 0;
@@ -68,7 +74,16 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
       const end = stringEnd(text, i);
-      if (end < 0) return { depth: max, carefulNumbers, objectsArrays, protoKey, ...(objects ? { objects } : {}) };
+      if (end < 0)
+        return {
+          depth: max,
+          carefulNumbers,
+          objectsArrays,
+          protoKey,
+          containers,
+          separators,
+          ...(objects ? { objects } : {}),
+        };
       // `__proto__` starts with `_`, plainly or as `\u005f`: one comparison for nearly every string.
       const first = text.charCodeAt(i + 1);
       if ((first === 95 /* _ */ || first === 92) /* \ */ && !protoKey) protoKey = readsProto(text, i, end);
@@ -85,6 +100,7 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
     }
     digits = 0;
     if (c === 123 /* { */ || c === 91 /* [ */) {
+      containers++;
       if (++depth > max) max = depth;
       if (depth === ITEM_DEPTH) {
         itemStart = i;
@@ -126,7 +142,10 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
       }
       depth--;
     } else if (c === 44 /* , */) {
+      separators++;
       if (depth === 3 && inObjects) index++;
+    } else if (c === 58 /* : */) {
+      separators++;
     } else if (c === 101 /* e */ || c === 69 /* E */) {
       // An exponent of three digits or more (`1e400`, `1e-400`) may leave a double's range.
       let j = i + 1;
@@ -137,7 +156,16 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
     }
     i++;
   }
-  return { depth: max, carefulNumbers, objectsArrays, protoKey, ...(objects ? { objects } : {}) };
+  // Written out twice rather than in a closure, which would move the loop's variables off the stack.
+  return {
+    depth: max,
+    carefulNumbers,
+    objectsArrays,
+    protoKey,
+    containers,
+    separators,
+    ...(objects ? { objects } : {}),
+  };
 }
 
 /**
