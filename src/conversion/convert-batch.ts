@@ -23,6 +23,11 @@ export interface BatchOptions {
    * not trees.
    */
   take?: (object: JsonObject, index: number) => void;
+  /**
+   * Decodes the object at `index` when the batch reaches it (objects-one-by-one.ts), for a large
+   * body not decoded whole: `objects` then holds what messages read of each object decoded so far.
+   */
+  decode?: (index: number) => unknown;
 }
 
 /**
@@ -65,11 +70,12 @@ export async function convertObjects(
   const mayHoldProtoKeys = options.mayHoldProtoKeys ?? true;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const kinds: KindMemo = {};
-  const { take } = options;
+  const { take, decode } = options;
   const converted: JsonObject[] = new Array(take ? 0 : objects.length);
   for (let index = 0; index < objects.length; index++) {
+    // Decoded before the deadline is checked, so that a message names the object as ever.
+    const object = decode ? decode(index) : objects[index];
     if (pastDeadline(budget)) return budgetExceeded(index, batch);
-    const object = objects[index];
     if (!isJsonObject(object)) {
       return { ok: false, index, ...failureOf("not-an-object", notAnObjectMessage(index, object)) };
     }

@@ -29,6 +29,7 @@ import {
 } from "./review-limits";
 import { heldByShape } from "./held-memory";
 import { printReply, type PrintedReply } from "./printed-reply";
+import { objectsOneByOne, type ObjectsPlaces } from "./objects-one-by-one";
 
 export interface BodyOptions {
   limits: ReviewLimits;
@@ -58,9 +59,18 @@ export async function convertBody(registry: Registry, text: string, options: Bod
   if (!read.ok) return read;
   const { decoded } = read;
   const parsed = parseReview(decoded.value);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) {
+    // Only the envelope was decoded: a body that is not JSON is said to be that, as when decoded whole.
+    const broken = read.places && syntaxErrorMessage(text);
+    return broken ? { ok: false, reason: "invalid-json", message: broken } : parsed;
+  }
   const { review } = parsed;
   const { request } = review;
+  // A large body's objects are decoded one at a time as they convert (objects-one-by-one.ts),
+  // `request.objects` keeping what names each.
+  const decode = read.places
+    ? objectsOneByOne(text, read.places, (request.objects = new Array(read.places.count)))
+    : undefined;
   const failure =
     read.limitFailure ??
     limitFailure(request.objects, limits) ??
@@ -69,14 +79,25 @@ export async function convertBody(registry: Registry, text: string, options: Bod
   // A large body's reply is printed as its objects convert (printed-reply.ts says why); a small
   // one's in one call, which is quicker for a handful of objects.
   const printed = read.scanned && !failure ? printReply(review, decoded.lossless, deep) : undefined;
-  const result: BatchResult = failure
-    ? { ok: false, ...failure }
-    : await convertObjects(registry, request.desiredAPIVersion, request.objects, {
-        budget: options.budget,
-        mayHoldProtoKeys: read.protoKeys ?? mayHoldProtoKey(text),
-        maxDepth: limits.maxDepth,
-        ...(printed ? { take: printed.take } : {}),
-      });
+  let result: BatchResult;
+  try {
+    result = failure
+      ? { ok: false, ...failure }
+      : await convertObjects(registry, request.desiredAPIVersion, request.objects, {
+          budget: options.budget,
+          mayHoldProtoKeys: read.protoKeys ?? mayHoldProtoKey(text),
+          maxDepth: limits.maxDepth,
+          ...(printed ? { take: printed.take } : {}),
+          ...(decode ? { decode } : {}),
+        });
+    // The objects a failure left undecoded: a body that is not JSON is refused as ever, and the
+    // report names every object.
+    if (decode)
+      for (let index = 0; index < request.objects.length; index++) if (!(index in request.objects)) decode(index);
+  } catch (error) {
+    if (error instanceof JsonError) return { ok: false, reason: "invalid-json", message: error.message };
+    throw error;
+  }
   return { ok: true, review, ...encodeReply(review, result, printed, decoded.lossless, deep, limits.replyLimitBytes) };
 }
 
@@ -92,6 +113,8 @@ interface Read {
   protoKeys?: boolean;
   /** Scanned before it was parsed: a large body. */
   scanned?: boolean;
+  /** Where its objects lie, when only the envelope was decoded and they are decoded one at a time. */
+  places?: ObjectsPlaces;
 }
 
 /**
@@ -129,7 +152,7 @@ function parseBody(text: string, limits: ReviewLimits, hold: BodyOptions["hold"]
         ? tooDeep(depth, limits.maxDepth)
         : { ok: true, decoded: walked, depth, limitFailure: undefined, protoKeys: protoKey };
     }
-    const shape = scanBody(text, limits.maxObjectBytes);
+    const shape = scanBody(text, limits.maxObjectBytes, limits.maxObjects);
     if (shape.depth > limits.maxDepth) return tooDeep(shape.depth, limits.maxDepth);
     const unusual = envelopeProblem(text, shape);
     if (unusual) {
@@ -149,6 +172,27 @@ function parseBody(text: string, limits: ReviewLimits, hold: BodyOptions["hold"]
       return { ok: true, decoded: envelope, depth: 0, limitFailure: overLimit };
     }
     if (hold && !hold(heldByShape(text.length, shape))) return NO_ROOM;
+    const places = shape.objects!;
+    // Numbers that need care are read over the whole text (json/codec.ts): such a body is decoded whole.
+    if (!shape.carefulNumbers && places.commas.length === Math.max(0, places.count - 1)) {
+      let envelope: Decoded;
+      try {
+        envelope = decodeJson(`${text.slice(0, places.start)}[]${text.slice(places.end + 1)}`, DECODE);
+      } catch (error) {
+        // Said where the whole body breaks, as its own parse would.
+        if (error instanceof JsonError) throw new JsonError(syntaxErrorMessage(text) ?? error.message);
+        throw error;
+      }
+      return {
+        ok: true,
+        decoded: envelope,
+        depth: shape.depth,
+        limitFailure: undefined,
+        protoKeys: shape.protoKey,
+        scanned: true,
+        places,
+      };
+    }
     return {
       ok: true,
       decoded: decodeJson(text, shape.carefulNumbers ? DECODE_CAREFUL : DECODE_PLAIN),

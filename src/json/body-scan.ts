@@ -36,6 +36,11 @@ interface ObjectsSpan {
   start: number;
   end: number;
   count: number;
+  /**
+   * Positions of the commas between its elements, so that each can be decoded on its own; empty
+   * when it holds more elements than the scan was asked to place (`commasRecorded`).
+   */
+  commas: number[];
   /** The first element larger than the scan's size limit, in UTF-8 bytes of its text. */
   oversized?: { index: number; bytes: number; metadata?: { start: number; end: number } };
 }
@@ -45,9 +50,10 @@ const ITEM_DEPTH = 4;
 
 /**
  * `itemLimitBytes`: the size an element of `request.objects` may have; larger ones are
- * reported in `objects.oversized`.
+ * reported in `objects.oversized`. `itemsPlaced`: the most elements whose places are recorded
+ * (`objects.commas`); past it, none are (a body of that many is refused anyway).
  */
-export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
+export function scanBody(text: string, itemLimitBytes = Infinity, itemsPlaced = 0): BodyShape {
   // UTF-8 takes at most three bytes per UTF-16 unit: shorter items cannot exceed the limit.
   const candidateLength = itemLimitBytes / 3;
   let carefulNumbers = false;
@@ -109,7 +115,7 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
         inRequest = c === 123 && isKey(text, keyStart, keyEnd, "request");
       } else if (depth === 3 && inRequest && c === 91 && isKey(text, keyStart, keyEnd, "objects")) {
         // A repeated key replaces the earlier value, in JSON.parse as in Go: so does this.
-        objects = { start: i, end: -1, count: 0 };
+        objects = { start: i, end: -1, count: 0, commas: [] };
         objectsArrays++;
         inObjects = true;
         index = 0;
@@ -143,7 +149,10 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
       depth--;
     } else if (c === 44 /* , */) {
       separators++;
-      if (depth === 3 && inObjects) index++;
+      if (depth === 3 && inObjects) {
+        if (++index < itemsPlaced) objects!.commas.push(i);
+        else if (index === itemsPlaced) objects!.commas = [];
+      }
     } else if (c === 58 /* : */) {
       separators++;
     } else if (c === 101 /* e */ || c === 69 /* E */) {
