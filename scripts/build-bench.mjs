@@ -26,6 +26,7 @@ const NODE_PROGRAMS = [
   "shadow-server",
   "concurrent-memory",
   "workers-memory",
+  "held-memory",
 ];
 
 /**
