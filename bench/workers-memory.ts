@@ -89,7 +89,9 @@ async function measure({ mib, concurrent, env, dense }: Case): Promise<{ overMiB
 
 console.log(`Worker bundle in workerd (miniflare); peak resident memory over the warm isolate's`);
 console.log(`defaults: body limit ${limitMiB} MiB, bytes in flight ${WORKERS_DEFAULTS.maxBytesInFlight / MiB} MiB`);
-console.log(`the densest body the defaults accept: ${densestMiB.toFixed(2)} MiB of {} items, estimated to hold ${(held(review(densestMiB, true)) / MiB).toFixed(0)} MiB`);
+console.log(
+  `the densest body the defaults accept: ${densestMiB.toFixed(2)} MiB of {} items, estimated to hold ${(held(review(densestMiB, true)) / MiB).toFixed(0)} MiB`,
+);
 for (const c of CASES) {
   const { overMiB, statuses } = await measure(c);
   const per = overMiB / (c.mib * c.concurrent);
