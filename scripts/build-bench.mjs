@@ -27,6 +27,7 @@ const NODE_PROGRAMS = [
   "shadow-thread",
   "concurrent-memory",
   "workers-memory",
+  "held-memory",
 ];
 
 /**

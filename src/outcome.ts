@@ -32,6 +32,8 @@ export const FAILURE_CAUSES = [
   "object-too-large",
   /** A reply over CRDSHIFT_REPLY_LIMIT_BYTES. */
   "reply-too-large",
+  /** A review that would hold more memory than CRDSHIFT_MAX_BYTES_IN_FLIGHT, estimated from its body. */
+  "review-too-large",
   /** crdshift's own bug: something crdshift's code threw, never the user's converter, schema or object. */
   "internal-error",
 ] as const;
@@ -87,6 +89,7 @@ export const FAILURE_CODES = {
   "too-many-objects": "too-many-objects",
   "object-too-large": "object-too-large",
   "reply-too-large": "reply-too-large",
+  "review-too-large": "review-too-large",
   "internal-error": "internal-error",
 } as const satisfies Record<string, FailureCause>;
 
@@ -104,7 +107,7 @@ export const REJECTION_REASONS = [
   "unsupported-media-type",
   /** A body over CRDSHIFT_BODY_LIMIT_BYTES. */
   "too-large",
-  /** No room under CRDSHIFT_MAX_BYTES_IN_FLIGHT in time: a 429 with Retry-After. */
+  /** No room under CRDSHIFT_MAX_BYTES_IN_FLIGHT (memory held by reviews at once) in time: a 429 with Retry-After. */
   "busy",
   /** An upload cut short or malformed in transit. */
   "body-unreadable",

@@ -23,6 +23,17 @@ export interface BatchOptions {
    * appears (CRDSHIFT_MAX_OBJECT_BYTES). Default: 3 MiB, as the webhook's.
    */
   maxObjectBytes?: number;
+  /**
+   * Where each converted object goes once finished, in order: given, the batch keeps none
+   * (`objects` comes back empty), so a reply printed as it goes (printed-reply.ts) holds text,
+   * not trees.
+   */
+  take?: (object: JsonObject, index: number) => void;
+  /**
+   * Decodes the object at `index` when the batch reaches it (objects-one-by-one.ts), for a large
+   * body not decoded whole: `objects` then holds what messages read of each object decoded so far.
+   */
+  decode?: (index: number) => unknown;
 }
 
 /**
@@ -69,10 +80,12 @@ export async function convertObjects(
     time: budget,
   };
   const kinds: KindMemo = {};
-  const converted: JsonObject[] = new Array(objects.length);
+  const { take, decode } = options;
+  const converted: JsonObject[] = new Array(take ? 0 : objects.length);
   for (let index = 0; index < objects.length; index++) {
+    // Decoded before the deadline is checked, so that a message names the object as ever.
+    const object = decode ? decode(index) : objects[index];
     if (pastDeadline(budget)) return budgetExceeded(index, batch);
-    const object = objects[index];
     if (!isJsonObject(object)) {
       return { ok: false, index, ...failureOf("not-an-object", notAnObjectMessage(index, object)) };
     }
@@ -80,7 +93,9 @@ export async function convertObjects(
       const started = startObject(registry, object, desired, mayHoldProtoKeys, kinds, limits);
       // Only a converter's promise can outlast the deadline: it races it (one that never settles included).
       const output = started instanceof Promise ? await withDeadline(started, budget) : started;
-      converted[index] = finishObject(output, object, desiredAPIVersion);
+      const finished = finishObject(output, object, desiredAPIVersion);
+      if (take) take(finished, index);
+      else converted[index] = finished;
     } catch (error) {
       return caught(error, index, object, batch);
     }

@@ -18,4 +18,5 @@ export { describeObject } from "./describe";
 export { summarize } from "./review-summary";
 export { convertBody, type BodyOutcome } from "./convert-review";
 export { DEADLINE_PASSED, withDeadline } from "./time-budget";
-export { type ReviewLimits } from "./review-limits";
+export { heldBeforeRead, type ReviewLimits } from "./review-limits";
+export { HELD_PER_CHAR, heldAtLeast } from "./held-memory";

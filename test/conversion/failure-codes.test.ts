@@ -112,6 +112,12 @@ const CASES: Record<Exclude<FailureCode, "internal-error">, Case> = {
     objects: [gauge({ spec: { size: 1, note: "x".repeat(4096) } })],
     limits: { replyLimitBytes: 1024 },
   },
+  // Two objects of 1,000 `{}` each: within the size limit, but scanned (the body is over a third
+  // of it) and estimated to hold far more than 100 kB.
+  "review-too-large": {
+    objects: [gauge({ spec: { items: Array(1000).fill({}) } }), gauge({ spec: { items: Array(1000).fill({}) } })],
+    limits: { maxObjectBytes: 8192, maxBytesInFlight: 100_000 },
+  },
 };
 
 /** `{"d":{"d":…{}…}}`, as text: JSON.stringify would run out of stack first. */

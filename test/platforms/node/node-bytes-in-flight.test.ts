@@ -5,11 +5,12 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { registry } from "../../../examples";
 import { createWebhook, type Webhook } from "../../../src/server/app";
 import { readConfig } from "../../../src/server/config";
+import { heldAtLeast, heldBeforeRead } from "../../../src/conversion";
 import type { LogRecord } from "../../../src/log";
 import { createNodeServer, nodeCallerAddress } from "../../../src/platforms/node/node-server";
 import { httpRequest, rawConnection } from "../../raw-http";
 
-// The Node server over TCP (the Hono app on @hono/node-server) holds request bytes under
+// The Node server over TCP (the Hono app on @hono/node-server) holds what its reviews hold under
 // CRDSHIFT_MAX_BYTES_IN_FLIGHT and gives them back however a request ends; a refused request
 // leaves its connection usable for the next one.
 
@@ -62,11 +63,11 @@ describe("the Node server: a refused request leaves its connection usable", () =
     // A review waits in line half its budget at most: a short one makes the 429 come soon.
     const { port, webhook } = await listen({
       CRDSHIFT_BODY_LIMIT_BYTES: "4096",
-      CRDSHIFT_MAX_BYTES_IN_FLIGHT: "4096",
+      CRDSHIFT_MAX_BYTES_IN_FLIGHT: String(heldAtLeast(4096)),
       CRDSHIFT_BUDGET_MS: "200",
     });
     const { inFlight } = webhook;
-    const held = inFlight.tryReserve(4096)!;
+    const held = inFlight.tryReserve(inFlight.capBytes)!;
     const connection = await rawConnection(port);
     connection.write(review());
     expect(await connection.responses(1)).toEqual([429]);
@@ -83,12 +84,13 @@ describe("the Node server: bytes in flight", () => {
   const head = (length: number) =>
     `POST /convert HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
-  it("holds a review's declared length while its body arrives, and nothing once it is answered", async () => {
+  it("holds what a review of its declared length may hold while its body arrives, and nothing once it is answered", async () => {
     const { port, webhook } = await listen();
     const connection = await rawConnection(port);
     connection.write(head(Buffer.byteLength(docsV1)));
     connection.write(docsV1.slice(0, 10));
-    await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(Buffer.byteLength(docsV1)));
+    const held = heldBeforeRead(Buffer.byteLength(docsV1), readConfig({}));
+    await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(held));
     connection.write(docsV1.slice(10));
     expect(await connection.responses(1)).toEqual([200]);
     expect(webhook.inFlight.heldBytes).toBe(0);
@@ -100,7 +102,7 @@ describe("the Node server: bytes in flight", () => {
     const connection = await rawConnection(port);
     connection.write(head(1000));
     connection.write('{"apiVersion":');
-    await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(1000));
+    await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(heldBeforeRead(1000, readConfig({}))));
     connection.socket.destroy();
     await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(0));
   });
