@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
-import type { Server } from "node:http";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AppOptions } from "../../../src/server/app";
 import type { LogRecord } from "../../../src/log";
 import type { Metrics } from "../../../src/metrics/metrics";
 import { hostile } from "../../fixtures/hostile-registries";
 import { registry as dropsPort } from "../../fixtures/port-dropping-registry";
-import { nodeServer, raw, send, type Sent, until } from "./node-wire";
+import { until } from "../../until";
+import { listen as listenWith, raw, send, type Sent } from "./node-wire";
 import { PLATFORM_CASES, platformRegistry, platformReview } from "../../conversion/converter-results";
 
 // The Node server over TCP when a request or a part of the app goes wrong: callers it must not
@@ -20,14 +20,8 @@ const review: Sent = { name: "a review", path: `/convert/${TOKEN}?timeout=30s`, 
 const head = `POST /convert/${TOKEN} HTTP/1.1\r\nHost: crdshift.test\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
 const cutShort = Buffer.from(`${head}{"apiVersion":`);
 
-const servers: Server[] = [];
-afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
-
-async function listen(env: Record<string, string>, options: Partial<AppOptions> = {}) {
-  const node = await nodeServer({ CRDSHIFT_TOKEN: TOKEN, ...env }, options);
-  servers.push(node.server);
-  return node;
-}
+const listen = (env: Record<string, string>, options: Partial<AppOptions> = {}) =>
+  listenWith({ CRDSHIFT_TOKEN: TOKEN, ...env }, options);
 
 const counted = (reports: Array<[string, unknown]>) =>
   reports.filter(([kind]) => kind === "rejected" || kind === "review");
