@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { type Bound, isMultipleOf } from "../kube/crd";
 import { boundedFilter } from "./bounded-filter";
+import { boundedQuantifiers } from "./length-hint";
 
 /**
  * The leaves of generated objects, one implementation for both generators (arbitrary.ts from a
@@ -32,7 +33,7 @@ export function stringsIn(bounds: StringBounds): fc.Arbitrary<string> {
   const formatted = bounds.format ? formatFor(bounds.format) : undefined;
   if (formatted || pattern || matches) {
     const judge = matches?.test ?? ((text: string) => !pattern || pattern.test(text));
-    const proposals = formatted ?? (pattern ? matching(pattern) : undefined) ?? plainStrings(bounds);
+    const proposals = formatted ?? (pattern ? patternProposals(pattern, bounds) : undefined) ?? plainStrings(bounds);
     return boundedFilter(
       proposals,
       (text) => withinCount(length(text), minLength, maxLength) && judge(text),
@@ -95,18 +96,31 @@ function units(): { ascii: fc.Arbitrary<string>; any: fc.Arbitrary<string> } {
   return unitCache;
 }
 
+/**
+ * Strings a pattern proposes. Where the schema bounds the length, half come from the pattern with
+ * its repetitions bounded by the longest length allowed, at every size up to it (length-hint.ts).
+ */
+function patternProposals(pattern: RegExp, bounds: StringBounds): fc.Arbitrary<string> | undefined {
+  const plain = matching(pattern);
+  if (!plain || (bounds.minLength === undefined && bounds.maxLength === undefined)) return plain;
+  const longest = Math.min(bounds.maxLength ?? (bounds.minLength ?? 0) + 24, 4096);
+  const hinted = boundedQuantifiers(pattern, longest);
+  const sized = hinted && matching(hinted, "max");
+  return sized ? fc.oneof(plain, sized) : plain;
+}
+
 const matchers = new Map<string, fc.Arbitrary<string> | undefined>();
 
 /**
  * fc.stringMatching reads the expression when called, which is slow: one per pattern. Undefined
  * where it cannot read it (some flags and constructs): plain strings then propose.
  */
-function matching(regex: RegExp): fc.Arbitrary<string> | undefined {
-  const key = `${regex.flags}/${regex.source}`;
+function matching(regex: RegExp, size?: fc.SizeForArbitrary): fc.Arbitrary<string> | undefined {
+  const key = `${size ?? ""}/${regex.flags}/${regex.source}`;
   if (!matchers.has(key)) {
     let arbitrary: fc.Arbitrary<string> | undefined;
     try {
-      arbitrary = fc.stringMatching(regex);
+      arbitrary = fc.stringMatching(regex, size ? { size } : {});
     } catch {
       arbitrary = undefined;
     }

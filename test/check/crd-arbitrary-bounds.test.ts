@@ -29,6 +29,25 @@ describe("values generated within what the apiserver checks", () => {
     expect(values.every((n) => matchesSchema(n, schema))).toBe(true);
   });
 
+  it("a pattern beside lengths it rarely proposes is still met: strings of every allowed length", () => {
+    // fast-check proposes short strings for `+`; a 40-character hash or a 50-letter name would
+    // otherwise be reported as constraints no value meets, a false finding on a real CRD.
+    for (const [pattern, minLength, maxLength] of [
+      ["^[0-9a-f]+$", 40, 40],
+      ["^[a-z]+$", 50, 50],
+      ["^[a-z]([-a-z0-9]*[a-z0-9])?$", 60, 63],
+      ["^v[0-9]{1,}$", 30, undefined],
+    ] as const) {
+      const schema: OpenApiSchema = { type: "string", pattern, minLength, ...(maxLength ? { maxLength } : {}) };
+      const values = samples(schema, 100);
+      expect(values.length, pattern).toBe(100);
+      expect(
+        values.every((text) => matchesSchema(text, schema)),
+        pattern,
+      ).toBe(true);
+    }
+  });
+
   it("patterns only RE2 reads are generated and held to RE2", () => {
     for (const pattern of ["(?i)^ab[0-9]\\z", "^\\pL{2,5}$", "^(?P<x>[a-f]+)-[[:digit:]]{3}$", "^(a+)+$|^a{25,30}b$"]) {
       const schema: OpenApiSchema = { type: "string", pattern };
