@@ -25,6 +25,7 @@ const UNIT_LEAVES_OUT =
         "test/cli/**", // the CLI: a process through dist/, registries bundled by esbuild, doctor's probes
         "test/platforms/aws-cdk/**", // CDK synthesis
         "test/codegen/typecheck.test.ts", // the TypeScript compiler over generated projects
+        "test/json/lambda-runtime-json.test.ts", // a child Node 22, fetched from the npm registry once
       ]
     : [];
 

@@ -61,3 +61,22 @@ function reviewText(n: number): string {
     response: { uid: "", convertedObjects: null, result: { metadata: {} } },
   })}\n`;
 }
+
+/**
+ * A dense review body of about `bytes`: CronTabs of at most 2.5 MiB each (under the default
+ * object size limit), each `spec.items` a long array of `item` (`{}` by default, the densest
+ * JSON there is: an object for every three characters). What a limit counting bytes alone lets
+ * hold many times what a realistic body of the same size holds.
+ */
+export function denseReviewBody(bytes: number, item = "{}"): string {
+  const perObject = Math.min(bytes, 2.5 * 2 ** 20);
+  const objects: string[] = [];
+  for (let left = bytes, i = 0; left > 200; left -= perObject, i++) {
+    const count = Math.max(1, Math.floor((Math.min(left, perObject) - 120) / (item.length + 1)));
+    objects.push(
+      `{"apiVersion":"example.com/v1beta1","kind":"CronTab","metadata":{"name":"dense-${i}","namespace":"x"},"spec":{"items":[${Array(count).fill(item).join(",")}]}}`,
+    );
+  }
+  const text = `{"kind":"ConversionReview","apiVersion":"apiextensions.k8s.io/v1","request":{"uid":"0a9c7d2e-5f1b-4c3d-8e6f-7a8b9c0d1e2f","desiredAPIVersion":"example.com/v1","objects":[${objects.join(",")}]}}\n`;
+  return new TextDecoder().decode(new TextEncoder().encode(text));
+}

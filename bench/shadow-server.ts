@@ -11,6 +11,7 @@ const candidates = {
   "never-settles": hostile.neverSettles,
   "slow-5ms": () => hostile.slow(5),
   "allocates-32MB": () => hostile.allocates(32),
+  "floods-2M": () => hostile.floods(2_000_000),
 };
 const name = process.env.BENCH_CANDIDATE as keyof typeof candidates | undefined;
 const server = serve(registry, {

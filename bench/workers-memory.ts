@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { Miniflare } from "miniflare";
 import { WORKERS_DEFAULTS } from "../src/server/config";
-import { reviewBody } from "./objects";
+import { denseReviewBody, reviewBody } from "./objects";
+import { heldByShape } from "../src/conversion/held-memory";
+import { scanBody } from "../src/json";
 import { inRepo } from "./paths";
 import { descendantsNamed, MiB, resetPeak, residentBytes } from "./process-memory";
 import { heapNeeded } from "./workerd-heap";
@@ -24,19 +26,29 @@ interface Case {
   concurrent: number;
   /** Bindings; none: WORKERS_DEFAULTS apply. */
   env: Record<string, string>;
+  /** A dense body (`{}` items) rather than realistic CronTabs. */
+  dense?: boolean;
 }
 
 const compatibilityDate = /^compatibility_date = "([^"]+)"/m.exec(readFileSync(inRepo("wrangler.toml"), "utf8"))![1]!;
-const review = (mib: number) => reviewBody(Math.floor((mib * MiB) / PER_OBJECT));
+const realistic = (mib: number) => reviewBody(Math.floor((mib * MiB) / PER_OBJECT));
+const review = (mib: number, dense = false) => (dense ? denseReviewBody(mib * MiB) : realistic(mib));
+const held = (text: string) => heldByShape(text.length, scanBody(text));
+// The densest body the defaults accept: the largest body of `{}` items whose estimate fits the cap.
+let densestMiB = WORKERS_DEFAULTS.bodyLimitBytes / MiB;
+while (held(denseReviewBody(densestMiB * MiB)) > WORKERS_DEFAULTS.maxBytesInFlight) densestMiB *= 0.97;
 const UNBOUNDED = { CRDSHIFT_BODY_LIMIT_BYTES: String(64 * MiB), CRDSHIFT_MAX_BYTES_IN_FLIGHT: String(1024 * MiB) };
 const limitMiB = WORKERS_DEFAULTS.bodyLimitBytes / MiB;
 const CASES: Case[] = [
   ...[4, 8, 16, 30].map((mib) => ({ name: `one review, unbounded`, mib, concurrent: 1, env: UNBOUNDED })),
   { name: "two at once, unbounded", mib: 4, concurrent: 2, env: UNBOUNDED },
   { name: "four of the largest at once, defaults", mib: limitMiB * 0.98, concurrent: 4, env: {} },
+  { name: "densest accepted, defaults", mib: densestMiB, concurrent: 1, env: {}, dense: true },
+  { name: "four densest accepted at once, defaults", mib: densestMiB, concurrent: 4, env: {}, dense: true },
+  { name: "dense, the issue's 7 MiB, defaults", mib: 7, concurrent: 1, env: {}, dense: true },
 ];
 
-async function measure({ mib, concurrent, env }: Case): Promise<{ overMiB: number; statuses: number[] }> {
+async function measure({ mib, concurrent, env, dense }: Case): Promise<{ overMiB: number; statuses: string[] }> {
   const modules = ["worker.js", ...readdirSync(`${MODULES}/chunks`).map((file) => `chunks/${file}`)];
   const mf = new Miniflare({
     modules: modules.map((path) => ({ type: "ESModule" as const, path: `${MODULES}/${path}` })),
@@ -58,14 +70,15 @@ async function measure({ mib, concurrent, env }: Case): Promise<{ overMiB: numbe
         body,
       });
     await (await send(reviewBody(10))).text();
-    const body = review(mib);
+    const body = review(mib, dense);
     const before = residentBytes(workerd).now;
     resetPeak(workerd);
     const statuses = await Promise.all(
       Array.from({ length: concurrent }, async () => {
         const res = await send(body);
-        await res.arrayBuffer();
-        return res.status;
+        const text = await res.text();
+        // A review refused for what it would hold is answered 200 with a Failure: say which.
+        return res.status === 200 && text.includes('"Failure"') ? "200 Failure" : String(res.status);
       }),
     );
     return { overMiB: (residentBytes(workerd).peak - before) / MiB, statuses };
@@ -76,6 +89,9 @@ async function measure({ mib, concurrent, env }: Case): Promise<{ overMiB: numbe
 
 console.log(`Worker bundle in workerd (miniflare); peak resident memory over the warm isolate's`);
 console.log(`defaults: body limit ${limitMiB} MiB, bytes in flight ${WORKERS_DEFAULTS.maxBytesInFlight / MiB} MiB`);
+console.log(
+  `the densest body the defaults accept: ${densestMiB.toFixed(2)} MiB of {} items, estimated to hold ${(held(review(densestMiB, true)) / MiB).toFixed(0)} MiB`,
+);
 for (const c of CASES) {
   const { overMiB, statuses } = await measure(c);
   const per = overMiB / (c.mib * c.concurrent);
@@ -87,7 +103,7 @@ for (const c of CASES) {
 const HEAPS = [16, 24, 32, 48, 64, 96, 128, 192, 256];
 console.log(`\nV8 heap needed (smallest --max-old-space-size of ${HEAPS.join(", ")} MiB under which all convert)`);
 for (const c of CASES) {
-  const body = review(c.mib);
+  const body = review(c.mib, c.dense);
   const bodies = Array.from({ length: c.concurrent }, () => body);
   const heap = await heapNeeded(HEAPS, { bodies, rounds: 1 }, compatibilityDate, c.env);
   console.log(`${c.name.padEnd(40)} ${c.concurrent} x ${c.mib.toFixed(1).padStart(5)} MiB: ${heap ?? "over 256"} MiB`);

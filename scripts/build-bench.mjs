@@ -24,15 +24,17 @@ const NODE_PROGRAMS = [
   "count-engine",
   "shadow",
   "shadow-server",
+  "shadow-thread",
   "concurrent-memory",
   "workers-memory",
+  "held-memory",
 ];
 
 /**
  * Workers the bench loads into workerd: each one self-contained ES module, built for the neutral
  * platform because workerd is neither Node (no built-ins to leave as imports) nor a browser.
  */
-const ISOLATE_PROGRAMS = ["workers-isolate", "int64-isolate"];
+const ISOLATE_PROGRAMS = ["workers-isolate", "int64-isolate", "shadow-isolate"];
 
 const common = { absWorkingDir: root, bundle: true, format: "esm", logLevel: "warning" };
 

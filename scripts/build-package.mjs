@@ -46,11 +46,14 @@ execFileSync(
 for (const file of walk(join(dist, "types")))
   if (file.endsWith(".d.ts")) writeFileSync(file, withExtensions(file, readFileSync(file, "utf8")));
 
-/** `./x` becomes `./x.js` or `./x/index.js`, as the declaration it names is found. */
+/**
+ * `./x` becomes `./x.js` or `./x/index.js`, as the declaration it names is found; `.` and `..`
+ * (a folder's own face) become `./index.js` and `../index.js`: nodenext resolves no folder.
+ */
 function withExtensions(file, text) {
   // Specifiers that already end in .js are left alone, the JSDoc examples' among them.
   return text.replace(
-    /(\bfrom\s*|\bimport\s*\(\s*)(["'])(\.{1,2}\/[^"']*?)(?<!\.js)\2/g,
+    /(\bfrom\s*|\bimport\s*\(\s*)(["'])(\.{1,2}(?:\/[^"']*?)?)(?<!\.js)\2/g,
     (_, before, quote, specifier) => {
       const base = resolve(dirname(file), specifier);
       const target = existsSync(`${base}.d.ts`)

@@ -19,6 +19,7 @@ export type {
   ConversionContext,
   Converter,
   ConverterMap,
+  EnumAlias,
   EnumTable,
   EnumValues,
   FieldDefault,

@@ -12,7 +12,7 @@
 
 /** Why a review was answered with `Failure` (still HTTP 200; the apiserver shows the message to its users). */
 export const FAILURE_CAUSES = [
-  /** A converter threw or rejected, returned a non-object, or a result its target schema refuses. */
+  /** A converter threw or rejected, returned a non-object, a result too large or too slow to read, or one its target schema refuses. */
   "converter-error",
   /** An object does not match its source version's schema. */
   "schema-mismatch",
@@ -32,6 +32,8 @@ export const FAILURE_CAUSES = [
   "object-too-large",
   /** A reply over CRDSHIFT_REPLY_LIMIT_BYTES. */
   "reply-too-large",
+  /** A review that would hold more memory than CRDSHIFT_MAX_BYTES_IN_FLIGHT, estimated from its body. */
+  "review-too-large",
   /** crdshift's own bug: something crdshift's code threw, never the user's converter, schema or object. */
   "internal-error",
 ] as const;
@@ -49,6 +51,10 @@ export const FAILURE_CODES = {
   "result-not-object": "converter-error",
   /** A converter's result holds what JSON cannot carry or what could not be read (NaN, a cycle, a getter that throws). */
   "result-unreadable": "converter-error",
+  /** A converter's result larger than CRDSHIFT_MAX_OBJECT_BYTES as JSON, an object counted at every place it appears. */
+  "result-too-large": "converter-error",
+  /** A converter's result still being read (its getters, toJSON methods, proxies) when the review's time ran out. */
+  "result-too-slow": "converter-error",
   /** A converter's result does not match its target version's schema. */
   "result-schema-mismatch": "converter-error",
   /** A converter's result could not be written as JSON (its shared managedFields). */
@@ -83,6 +89,7 @@ export const FAILURE_CODES = {
   "too-many-objects": "too-many-objects",
   "object-too-large": "object-too-large",
   "reply-too-large": "reply-too-large",
+  "review-too-large": "review-too-large",
   "internal-error": "internal-error",
 } as const satisfies Record<string, FailureCause>;
 
@@ -100,7 +107,7 @@ export const REJECTION_REASONS = [
   "unsupported-media-type",
   /** A body over CRDSHIFT_BODY_LIMIT_BYTES. */
   "too-large",
-  /** No room under CRDSHIFT_MAX_BYTES_IN_FLIGHT in time: a 429 with Retry-After. */
+  /** No room under CRDSHIFT_MAX_BYTES_IN_FLIGHT (memory held by reviews at once) in time: a 429 with Retry-After. */
   "busy",
   /** An upload cut short or malformed in transit. */
   "body-unreadable",

@@ -1,6 +1,6 @@
-import { parse } from "@marcbachmann/cel-js";
 import { clip, joinPath } from "../json";
 import { isMapSchema, mapValues, type OpenApiSchema } from "../kube/crd";
+import { CelCostExceeded, compileRule } from "./cel-evaluation";
 
 /**
  * A CRD's CEL rules (`x-kubernetes-validations`) evaluated on a value as the apiserver evaluates
@@ -8,7 +8,9 @@ import { isMapSchema, mapValues, type OpenApiSchema } from "../kube/crd";
  * `int`, numbers `double`, and property names CEL cannot spell are escaped as Kubernetes escapes
  * them (`namespace` -> `__namespace__`, `a-b` -> `a__dash__b`), absent fields with a default
  * given it (the apiserver defaults before it validates). Rules that compare with the stored
- * object (`oldSelf`) apply to updates only and are skipped. The evaluator (cel-js) lacks
+ * object (`oldSelf`) apply to updates only and are skipped. Evaluation is bounded as the
+ * apiserver's per-call cost limit bounds it, and `matches()` is Go's RE2 (cel-evaluation.ts); a
+ * rule stopped at the bound is reported and not evaluated again. The evaluator (cel-js) lacks
  * Kubernetes' own library (`isSorted`, `url`, `quantity`, `ip`…) and formats as CEL types: a rule
  * it cannot parse or evaluate is reported in `errors`, never taken as passed.
  */
@@ -19,18 +21,14 @@ export interface CelOutcome {
   errors: Array<{ path: string; rule: string; reason: string }>;
 }
 
-type Compiled = ((context: Record<string, unknown>) => unknown) | { error: string };
+type Compiled = ((self: unknown) => unknown) | { error: string };
 const compiled = new Map<string, Compiled>();
 
 function compile(rule: string): Compiled {
   let entry = compiled.get(rule);
   if (!entry) {
-    try {
-      const evaluate = parse(rule);
-      entry = (context) => evaluate(context);
-    } catch (error) {
-      entry = { error: `cannot be parsed here: ${firstLine(error)}` };
-    }
+    const rule_ = compileRule(rule);
+    entry = typeof rule_ === "function" ? rule_ : { error: `cannot be parsed here: ${firstLine(rule_.error)}` };
     compiled.set(rule, entry);
   }
   return entry;
@@ -54,9 +52,14 @@ function walk(value: unknown, schema: OpenApiSchema, path: string, outcome: CelO
     }
     let result: unknown;
     try {
-      result = run({ self: celValue(value, schema) });
+      result = run(celValue(value, schema));
     } catch (error) {
-      outcome.errors.push({ path: where, rule, reason: `evaluation failed: ${firstLine(error)}` });
+      if (error instanceof CelCostExceeded) {
+        // The apiserver stops such a rule too; every later object would cost as much to find out.
+        const reason = `not evaluated: stopped after ${error.message} (the apiserver stops a rule past its per-call cost limit, 1,000,000, and refuses the object: "call cost exceeds limit for rule")`;
+        compiled.set(rule, { error: reason });
+        outcome.errors.push({ path: where, rule, reason });
+      } else outcome.errors.push({ path: where, rule, reason: `evaluation failed: ${firstLine(error)}` });
       continue;
     }
     if (result !== true) {

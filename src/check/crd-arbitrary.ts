@@ -9,9 +9,14 @@ import {
   matchesSchema,
   type Bound,
   countBound,
-  patternRegExp,
+  INT32_MAX,
+  INT32_MIN,
+  patternMatches,
+  proposingRegExp,
 } from "../kube/crd";
-import { setField } from "../json";
+import { joinPath, setField } from "../json";
+import { boundedFilter, GenerationLimit, placed } from "./bounded-filter";
+import { generationProblem } from "./generation-bounds";
 import { anyJson, entriesToObject, fieldName } from "./any-json";
 import { objectMetadata } from "./object-metadata";
 import { integersIn, numbersIn, stringsIn, withinCount } from "./scalars";
@@ -20,9 +25,11 @@ import { integersIn, numbersIn, stringsIn, withinCount } from "./scalars";
  * Random objects a CRD version's `openAPIV3Schema` accepts, read from the schema itself (not
  * from a zod schema), so they show what a registry must accept: the apiserver stores every one
  * of them. Honoured: types, required fields, enum, nullable, string lengths in code points
- * (as Go counts them, astral characters included), patterns JavaScript can read, the formats
- * below, numeric bounds, item and entry counts, unique items and list map keys, int-or-string,
- * preserved unknown fields, embedded resources, and anyOf/oneOf/allOf/not (by filtering).
+ * (as Go counts them, astral characters included), patterns (held to Go's RE2), the formats
+ * below and int32's range, numeric bounds, item and entry counts, unique items and list map keys,
+ * int-or-string, preserved unknown fields, embedded resources, and anyOf/oneOf/allOf/not (by
+ * filtering). Every filter is bounded: constraints no value meets throw a GenerationLimit
+ * naming the place (bounded-filter.ts) rather than drawing forever.
  * Integers without bounds include values beyond 2^53, as the `bigint` crdshift hands converters.
  * CEL rules are not evaluated: an object may break one.
  *
@@ -42,12 +49,20 @@ export function crdObjectArbitrary(
 ): fc.Arbitrary<Record<string, unknown>> {
   const context: Context = { partial: options.partial === true, maxDepth: options.maxDepth ?? 7 };
   if (schema === undefined) return unknownFields(new Set(OBJECT_ENVELOPE), 0);
-  return objectFor(schema, context, 0, { root: true }) as fc.Arbitrary<Record<string, unknown>>;
+  refuseUngenerable(schema);
+  return objectFor(schema, context, 0, "", { root: true }) as fc.Arbitrary<Record<string, unknown>>;
 }
 
 /** Any value the schema accepts at one place (for a field's own tests). */
 export function crdValueArbitrary(schema: OpenApiSchema, options: CrdArbitraryOptions = {}): fc.Arbitrary<unknown> {
-  return valueFor(schema, { partial: options.partial === true, maxDepth: options.maxDepth ?? 7 }, 0, []);
+  refuseUngenerable(schema);
+  return valueFor(schema, { partial: options.partial === true, maxDepth: options.maxDepth ?? 7 }, 0, [], "");
+}
+
+/** Constraints no value meets, or too large to build, end here rather than in an endless or huge draw. */
+function refuseUngenerable(schema: OpenApiSchema): void {
+  const problem = generationProblem(schema);
+  if (problem) throw new GenerationLimit(problem);
 }
 
 interface Context {
@@ -60,11 +75,17 @@ function valueFor(
   context: Context,
   depth: number,
   forced: readonly string[],
+  path: string,
 ): fc.Arbitrary<unknown> {
-  let arbitrary = baseFor(schema, context, depth, forced);
-  if (hasJunctors(schema)) arbitrary = arbitrary.filter((value) => junctorsHold(schema, value));
-  if (schema.nullable) return fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 6, arbitrary });
-  return arbitrary;
+  let arbitrary = baseFor(schema, context, depth, forced, path);
+  if (hasJunctors(schema))
+    arbitrary = boundedFilter(
+      arbitrary,
+      (value) => junctorsHold(schema, value),
+      () => "the schema's anyOf/oneOf/allOf/not",
+    );
+  if (schema.nullable) arbitrary = fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 6, arbitrary });
+  return placed(arbitrary, path || "the object");
 }
 
 function baseFor(
@@ -72,6 +93,7 @@ function baseFor(
   context: Context,
   depth: number,
   forced: readonly string[],
+  path: string,
 ): fc.Arbitrary<unknown> {
   if (Array.isArray(schema.enum)) {
     const options = schema.enum.filter((value) => value !== null);
@@ -80,9 +102,11 @@ function baseFor(
   if (schema["x-kubernetes-int-or-string"]) return fc.oneof(integerFor(schema), stringFor(schema));
   switch (schema.type) {
     case "object":
-      return isMapSchema(schema) ? mapFor(schema, context, depth) : objectFor(schema, context, depth, { forced });
+      return isMapSchema(schema)
+        ? mapFor(schema, context, depth, path)
+        : objectFor(schema, context, depth, path, { forced });
     case "array":
-      return arrayFor(schema, context, depth);
+      return arrayFor(schema, context, depth, path);
     case "string":
       return stringFor(schema);
     case "integer":
@@ -94,7 +118,7 @@ function baseFor(
     default:
       // Any value, but null only where allowed: the apiserver drops other nulls before storing.
       return schema["x-kubernetes-embedded-resource"]
-        ? objectFor(schema, context, depth, { forced })
+        ? objectFor(schema, context, depth, path, { forced })
         : anyJson.filter((value) => value !== null);
   }
 }
@@ -103,6 +127,7 @@ function objectFor(
   schema: OpenApiSchema,
   context: Context,
   depth: number,
+  path: string,
   place: { root?: boolean; forced?: readonly string[] },
 ): fc.Arbitrary<unknown> {
   const properties = schema.properties ?? {};
@@ -115,7 +140,7 @@ function objectFor(
   for (const key of Object.keys(properties)) {
     if (skip.has(key)) continue;
     const child = properties[key]!;
-    const value = valueFor(child, context, depth + 1, []).map((v): [string, unknown] => [key, v]);
+    const value = valueFor(child, context, depth + 1, [], joinPath(path, key)).map((v): [string, unknown] => [key, v]);
     if (required.has(key)) fields.push(value);
     // Absent first, with cross-shrinking: a shrunk counterexample keeps only the fields that matter.
     else if (!deep)
@@ -142,8 +167,11 @@ function objectFor(
     return object;
   });
   if (schema.minProperties !== undefined || schema.maxProperties !== undefined) {
-    arbitrary = arbitrary.filter((object) =>
-      withinCount(Object.keys(object).length, countBound(schema.minProperties), countBound(schema.maxProperties)),
+    arbitrary = boundedFilter(
+      arbitrary,
+      (object) =>
+        withinCount(Object.keys(object).length, countBound(schema.minProperties), countBound(schema.maxProperties)),
+      () => `minProperties ${schema.minProperties ?? 0}, maxProperties ${schema.maxProperties ?? "any"}`,
     );
   }
   return arbitrary;
@@ -175,19 +203,19 @@ function embeddedEnvelope(
   return envelope;
 }
 
-function mapFor(schema: OpenApiSchema, context: Context, depth: number): fc.Arbitrary<unknown> {
+function mapFor(schema: OpenApiSchema, context: Context, depth: number, path: string): fc.Arbitrary<unknown> {
   const min = countBound(schema.minProperties) ?? 0;
   const max = Math.min(
     countBound(schema.maxProperties) ?? Number.POSITIVE_INFINITY,
     depth >= context.maxDepth ? min : min + 3,
   );
-  const values = valueFor(mapValues(schema), context, depth + 1, []);
+  const values = valueFor(mapValues(schema), context, depth + 1, [], `${path}{}`);
   return fc
     .uniqueArray(fc.tuple(fieldName, values), { selector: ([key]) => key, minLength: min, maxLength: max })
     .map(entriesToObject);
 }
 
-function arrayFor(schema: OpenApiSchema, context: Context, depth: number): fc.Arbitrary<unknown> {
+function arrayFor(schema: OpenApiSchema, context: Context, depth: number, path: string): fc.Arbitrary<unknown> {
   const min = countBound(schema.minItems) ?? 0;
   const max = Math.min(
     countBound(schema.maxItems) ?? Number.POSITIVE_INFINITY,
@@ -195,7 +223,7 @@ function arrayFor(schema: OpenApiSchema, context: Context, depth: number): fc.Ar
   );
   // A list map's keys identify its items: server-side apply's partial items carry them too.
   const keys = schema["x-kubernetes-list-type"] === "map" ? (schema["x-kubernetes-list-map-keys"] ?? []) : [];
-  const items = schema.items ? valueFor(schema.items, context, depth + 1, keys) : anyJson;
+  const items = schema.items ? valueFor(schema.items, context, depth + 1, keys, `${path}[]`) : anyJson;
   const identity = itemIdentity(schema);
   return identity
     ? fc.uniqueArray(items, { selector: identity, minLength: min, maxLength: max })
@@ -214,7 +242,11 @@ function stringFor(schema: OpenApiSchema): fc.Arbitrary<string> {
   return stringsIn({
     minLength: countBound(schema.minLength),
     maxLength: countBound(schema.maxLength),
-    pattern: schema.pattern !== undefined ? patternRegExp(schema.pattern) : undefined,
+    pattern: schema.pattern !== undefined ? proposingRegExp(schema.pattern) : undefined,
+    matches:
+      schema.pattern !== undefined
+        ? { pattern: schema.pattern, test: (text) => patternMatches(schema.pattern!, text) }
+        : undefined,
     format: schema.format,
     counts: "code-points",
   });
@@ -242,15 +274,36 @@ function integerBelow(bound: Bound, exclusive: boolean): number | bigint {
 }
 
 function integerFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> {
-  return integersIn(...integerBounds(schema), schema.multipleOf);
+  const [low, high] = integerBounds(schema);
+  if (schema.type === "integer" && schema.format === "int32") {
+    // Kubernetes 1.36 checks int32's range (formats.ts): the bounds narrow to it.
+    const above = low === undefined || low < INT32_MIN ? INT32_MIN : low;
+    const below = high === undefined || high > INT32_MAX ? INT32_MAX : high;
+    return integersIn(above, below, schema.multipleOf);
+  }
+  return integersIn(low, high, schema.multipleOf);
 }
 
 /** A number field holds doubles, and integers as the webhook decodes them (beyond 2^53: bigint). */
 function numberFor(schema: OpenApiSchema): fc.Arbitrary<number | bigint> {
-  const { minimum: min, maximum: max, multipleOf } = schema;
+  let { minimum: min, maximum: max } = schema;
   const excluded = { minExcluded: schema.exclusiveMinimum === true, maxExcluded: schema.exclusiveMaximum === true };
-  return numbersIn({ min, max, multipleOf, ...excluded }, ...integerBounds(schema));
+  if (schema.format === "float") {
+    // A 32-bit float (formats.ts): bounds beyond the largest one narrow to it.
+    if (min === undefined || min < -FLOAT32_MAX) [min, excluded.minExcluded] = [-FLOAT32_MAX, false];
+    if (max === undefined || max > FLOAT32_MAX) [max, excluded.maxExcluded] = [FLOAT32_MAX, false];
+  }
+  const [low, high] = integerBounds({
+    ...schema,
+    minimum: min,
+    maximum: max,
+    exclusiveMinimum: excluded.minExcluded,
+    exclusiveMaximum: excluded.maxExcluded,
+  });
+  return numbersIn({ min, max, multipleOf: schema.multipleOf, ...excluded }, low, high);
 }
+
+const FLOAT32_MAX = 3.4028234663852886e38;
 
 function hasJunctors(schema: OpenApiSchema): boolean {
   return Boolean(schema.oneOf || schema.allOf || schema.not || (schema.anyOf && !schema["x-kubernetes-int-or-string"]));

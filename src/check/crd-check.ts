@@ -1,5 +1,5 @@
 import * as core from "zod/v4/core";
-import { issueText, createRegistry, type KindDefinition, type Registry, sortVersions } from "../conversion";
+import { issueText, createRegistry, type KindDefinition, messageOf, type Registry, sortVersions } from "../conversion";
 import { celRules, type Crd, readCrds } from "../kube/crd";
 import { kindLabel } from "../kube";
 import { kindForCrd } from "./crd-kind";
@@ -7,11 +7,13 @@ import type { RoundTripSetup, Sample, SchemaOf } from "./object-round-trip";
 import { joinPath } from "../json";
 import { checkPair, type PairReport } from "./pair-check";
 import { crdSamples, fieldsToHandle } from "./crd-samples";
-import { show } from "./round-trip-comparison";
-import { type Finding, FindingError, findingsText, inOrderOfUse, messageOf, RANK } from "./findings";
+import { equivalencesOf, show } from "./round-trip-comparison";
+import { type Finding, FindingError, findingsText, inOrderOfUse, RANK, withoutRepeats } from "./findings";
 import { schemaField } from "./finding-field";
 import { byUse, searchSamples, shrinkFound } from "./sample-search";
 import { checkSeed } from "./check-seed";
+import { generationProblem } from "./generation-bounds";
+import { generationFinding } from "./pair-check";
 
 export interface CrdCheckOptions {
   /**
@@ -67,15 +69,36 @@ export async function checkAgainstCrd(
   const setup: RoundTripSetup = {
     registry,
     kind,
-    equivalences: { emptyIsAbsent: kind.emptyIsAbsent },
+    equivalences: equivalencesOf(kind),
     crd: { schemaOf, asStored: true },
     celErrors: new Map(),
   };
   const findings: Finding[] = [];
+  // Constraints no object meets, or none check builds, found before generating: a finding of the
+  // version, whose objects are then not generated (pairs into it are still checked). A filter that
+  // still finds no value (bounded-filter.ts) is one too, found where it gave up.
+  const ungenerable = new Set<string>();
+  for (const version of listed) {
+    const problem = generationProblem(schemaOf.get(version));
+    if (problem === undefined) continue;
+    ungenerable.add(version);
+    findings.push({
+      place: version,
+      rule: "cannot generate objects",
+      field: "",
+      message: `cannot generate objects: ${problem}`,
+      object: {},
+      partial: false,
+      count: 1,
+      rank: RANK.schema,
+      seed,
+    });
+  }
 
   for (const version of versions) {
     const entry = { version, accepted: 0 };
     report.versions.push(entry);
+    if (ungenerable.has(version)) continue;
     const zodSchema = kind.versions.get(version)!;
     const samples = crdSamples(crd, version, schemaOf.get(version));
     const accepts = (sample: Sample) => {
@@ -94,6 +117,7 @@ export async function checkAgainstCrd(
       accepts(sample);
       entry.accepted++;
     });
+    if (searched.stopped) findings.push(generationFinding(version, searched.stopped, seed));
     for (const one of byUse(searched.found)) {
       const { value, error } = await shrinkFound(samples, seed, one, accepts);
       findings.push({
@@ -114,14 +138,14 @@ export async function checkAgainstCrd(
 
   for (const from of versions) {
     for (const to of versions) {
-      if (from === to) continue;
+      if (from === to || ungenerable.has(from)) continue;
       const checked = await checkPair(setup, crdSamples(crd, from, schemaOf.get(from)), from, to, { runs, seed });
       report.pairs.push(checked.pair);
       findings.push(...checked.findings);
     }
   }
   report.notChecked = notChecked(versions, schemaOf, setup.celErrors);
-  report.findings = inOrderOfUse(findings);
+  report.findings = inOrderOfUse(withoutRepeats(findings));
   if (report.findings.length === 0) return report;
   const label = kindLabel(crd);
   // What the two versions declare differently, once per pair, with its first finding shown.

@@ -1,3 +1,5 @@
+import { isInstance, messageOf } from "../conversion";
+
 /**
  * What a check found, one entry per distinct defect: a check goes on after a failure, so that a
  * port's every slip is named in one run. Two failures are the same finding when they share their
@@ -60,20 +62,36 @@ export const RANK = {
 
 /** The key two failures share when they are the same finding. */
 export function findingKey(error: unknown): string {
-  return error instanceof FindingError ? `${error.rule}\n${error.field}` : `error\n${messageOf(error)}`;
+  return isInstance(error, FindingError)
+    ? `${(error as FindingError).rule}\n${(error as FindingError).field}`
+    : `error\n${messageOf(error)}`;
 }
 
 /** How early to show a failure: its rank, a stray Error among the converter findings. */
 export function findingRank(error: unknown): number {
-  return error instanceof FindingError ? error.rank : RANK.converter;
+  return isInstance(error, FindingError) ? (error as FindingError).rank : RANK.converter;
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+/** What a failure says, read without trusting it (thrown-value.ts): a stray throw may be any value. */
+export { messageOf };
 
 /** Findings shown in full, per report: more would bury the first under repeats of one slip's effects. */
 export const SHOWN_FINDINGS = 10;
+
+/**
+ * The findings with repeats merged, counts added: a version's finding (objects it cannot
+ * generate) is raised by each pair that generates from it.
+ */
+export function withoutRepeats(findings: readonly Finding[]): Finding[] {
+  const byKey = new Map<string, Finding>();
+  for (const finding of findings) {
+    const key = `${finding.place}\n${finding.rule}\n${finding.field}`;
+    const seen = byKey.get(key);
+    if (seen) byKey.set(key, { ...seen, count: seen.count + finding.count });
+    else byKey.set(key, finding);
+  }
+  return [...byKey.values()];
+}
 
 /** Findings most useful first: by rank, then the most frequent; otherwise in the order found. */
 export function inOrderOfUse(findings: readonly Finding[]): Finding[] {

@@ -15,9 +15,11 @@ export {
   formatMismatch,
   goldenDifference,
   goldenFailure,
+  goldenPairs,
   readGoldenCases,
   assertGolden,
   type GoldenCase,
+  type GoldenFile,
   type GoldenMismatch,
   type GoldenReport,
 } from "./golden";

@@ -2,10 +2,11 @@ import { convertObjects, type KindDefinition, type Registry } from "../conversio
 import { type Crd, pruneLikeApiserver, type OpenApiSchema, firstViolation, celRules } from "../kube/crd";
 import { type CelOutcome, checkCelRules } from "./cel-check";
 import { purityProblem } from "./converter-purity";
+import { mayLackFor } from "./declared-gaps";
 import { declaredReasons, judgeFailure, undeclaredRefusal } from "./refusals";
 import { FindingError, RANK } from "./findings";
 import { leadingPath, schemaField, violationPath, violationRule } from "./finding-field";
-import { type Equivalences, roundTripDifference } from "./round-trip-comparison";
+import { type Equivalences, roundTripDifference, withLosses } from "./round-trip-comparison";
 
 export type SchemaOf = Map<string, Crd["versions"][number]["schema"]>;
 
@@ -126,7 +127,8 @@ async function roundTrip(setup: RoundTripSetup, sample: Sample, from: string, to
   const validated = asStored && violationOf(object, schemaOf.get(from), partial) === undefined;
   const celChecked = validated && !partial && celHolds(setup, object, from, to);
   if (asStored) {
-    const broken = validated ? violationOf(stored, schemaOf.get(to), partial) : undefined;
+    const mayLack = mayLackFor(equivalences, from, to, object);
+    const broken = validated ? violationOf(stored, schemaOf.get(to), partial, mayLack) : undefined;
     const celBroken = celChecked ? celViolation(setup, stored, to) : undefined;
     const violation = broken ?? celBroken;
     if (violation !== undefined)
@@ -157,7 +159,7 @@ async function roundTrip(setup: RoundTripSetup, sample: Sample, from: string, to
     );
   }
   const returned = asStored ? pruneLikeApiserver(back.objects[0], schemaOf.get(from)) : back.objects[0];
-  const difference = roundTripDifference(object, returned, equivalences);
+  const difference = roundTripDifference(object, returned, withLosses(equivalences, kind, from, to));
   if (difference)
     throw new FindingError(
       "not the same after the round trip",
@@ -226,6 +228,13 @@ function noteErrors(setup: RoundTripSetup, version: string, errors: CelOutcome["
 }
 
 /** The first check of the version's schema the object fails (required fields aside, for a partial object). */
-function violationOf(object: unknown, schema: OpenApiSchema | undefined, partial: boolean): string | undefined {
-  return schema === undefined ? undefined : firstViolation(object, schema, "", { partial });
+function violationOf(
+  object: unknown,
+  schema: OpenApiSchema | undefined,
+  partial: boolean,
+  mayLack?: (path: string) => boolean,
+): string | undefined {
+  return schema === undefined
+    ? undefined
+    : firstViolation(object, schema, "", { partial, ...(mayLack ? { mayLack } : {}) });
 }

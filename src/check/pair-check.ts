@@ -3,6 +3,7 @@ import { declaredReasons } from "./refusals";
 import { type RoundTripOutcome, type RoundTripSetup, roundTripObject, type Sample } from "./object-round-trip";
 import { type Finding, FindingError, messageOf, RANK } from "./findings";
 import { byUse, searchSamples, shrinkFound } from "./sample-search";
+import type { GenerationLimit } from "./bounded-filter";
 
 /** How one ordered pair of versions fared: what `checkKind` and `checkAgainstCrd` report per pair. */
 export interface PairReport {
@@ -37,6 +38,10 @@ export interface PairReport {
   celChecked: number;
   /** Differences accepted under the kind's `emptyIsAbsent`: each path and how often. */
   emptyIsAbsent: Array<{ path: string; count: number }>;
+  /** Results accepted lacking what the target requires, under the kind's `gaps`: each path, how often, why. */
+  gaps: Array<{ path: string; count: number; why: string }>;
+  /** Enum aliases come back as the value they stand for, as mapping() declared (`back: "lose"`): each and how often. */
+  enumLosses: Array<{ path: string; from: string; to: string; count: number }>;
 }
 
 /** Objects generated per round trip wanted, at most: past that, refusals leave too few to prove anything. */
@@ -50,15 +55,17 @@ const SHRUNK = 5;
  * (object-round-trip.ts), counted into the pair's report, going on after a failure until `runs`
  * objects have round-tripped or failed (at most BUDGET times as many generated). Each distinct
  * finding is reported once, its object shrunk, most useful first; a pair whose refusals leave too
- * few round trips is one too. `admits`: whether a sample may be tried at all (one the source
- * version could never hold is no counterexample).
+ * few round trips is one too, and so is a generator that gives up (its constraints met by no
+ * value: bounded-filter.ts), with what was found before it. `admits`: whether a sample may be
+ * tried at all (one the source version could never hold is no counterexample); `source`: where
+ * the samples come from, for that finding's words (` from its zod schema`).
  */
 export async function checkPair(
   setup: RoundTripSetup,
   samples: fc.Arbitrary<Sample>,
   from: string,
   to: string,
-  options: { runs: number; seed: number; admits?: (sample: Sample) => boolean },
+  options: { runs: number; seed: number; admits?: (sample: Sample) => boolean; source?: string },
 ): Promise<{ pair: PairReport; findings: Finding[] }> {
   const declared = declaredReasons(setup.kind, from, to);
   const pair: PairReport = {
@@ -74,9 +81,13 @@ export async function checkPair(
     unvalidated: 0,
     celChecked: 0,
     emptyIsAbsent: [],
+    gaps: [],
+    enumLosses: [],
   };
   const byReason = new Map<string, PairReport["refusedBy"][number]>();
   const accepted = new Map<string, number>();
+  const acceptedGaps = new Map<string, number>();
+  const acceptedLosses = new Map<string, number>();
   const count = (outcome: RoundTripOutcome) => {
     if (outcome.refusedOutsideCrd) pair.refusedOutsideCrd++;
     else if (outcome.refused !== undefined) {
@@ -93,8 +104,8 @@ export async function checkPair(
     if (options.admits && !options.admits(sample)) return undefined;
     return roundTripObject({ ...setup, equivalences }, sample, from, to);
   };
-  const counted = tryOne({ ...setup.equivalences, accepted });
-  const { found, visited } = await searchSamples(
+  const counted = tryOne({ ...setup.equivalences, accepted, acceptedGaps, acceptedLosses });
+  const { found, visited, stopped } = await searchSamples(
     samples,
     { seed: options.seed, limit: options.runs * BUDGET, enough: () => pair.roundTrips + pair.failed >= options.runs },
     async (sample) => {
@@ -111,19 +122,45 @@ export async function checkPair(
   pair.refusedBy = [...byReason.values()].sort((a, b) => b.count - a.count);
   pair.emptyIsAbsent = [...accepted].map(([path, count]) => ({ path, count }));
 
-  // Replays count nothing: their own copy of what emptyIsAbsent accepted.
-  const replay = tryOne({ ...setup.equivalences, accepted: new Map() });
+  const why = setup.equivalences.gaps?.get(`${from}->${to}`);
+  pair.gaps = [...acceptedGaps].map(([path, count]) => ({ path, count, why: why?.get(path) ?? "" }));
+  pair.enumLosses = [...acceptedLosses].map(([key, count]) => {
+    const [path, lost, back] = key.split("\n") as [string, string, string];
+    return { path, from: lost, to: back, count };
+  });
+
+  // Replays count nothing: their own copies of what the declarations accepted.
+  const replay = tryOne({
+    ...setup.equivalences,
+    accepted: new Map(),
+    acceptedGaps: new Map(),
+    acceptedLosses: new Map(),
+  });
   const findings: Finding[] = [];
   for (const [i, one] of byUse(found).entries()) {
     const { value, error } = i < SHRUNK ? await shrinkFound(samples, options.seed, one, replay) : one;
     findings.push(findingOf(`${from} -> ${to} -> ${from}`, error, value, one.count, options.seed));
   }
+  // Generation gave up (constraints no value meets): a finding of the source version, not a hang or a crash.
+  if (stopped) findings.push(generationFinding(from, stopped, options.seed, options.source));
   // Too few round trips is a finding only where nothing else is: a failing pair has its own.
   if (findings.length === 0 && pair.roundTrips < options.runs) {
     const error = new FindingError("too few round trips", "", RANK.coverage, tooFew(pair, to));
     findings.push(findingOf(`${from} -> ${to} -> ${from}`, error, undefined, 1, options.seed));
   }
   return { pair, findings };
+}
+
+/** The finding for a version whose objects could not all be generated (bounded-filter.ts gave up). */
+export function generationFinding(version: string, limit: GenerationLimit, seed: number, source = ""): Finding {
+  const where = limit.path ? `${limit.path}: ` : "";
+  const error = new FindingError(
+    "cannot generate objects",
+    limit.path ?? "",
+    RANK.schema,
+    `cannot generate objects${source}: ${where}${limit.message}`,
+  );
+  return findingOf(version, error, undefined, 1, seed);
 }
 
 function findingOf(place: string, error: unknown, sample: Sample | undefined, count: number, seed: number): Finding {

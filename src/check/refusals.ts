@@ -1,4 +1,15 @@
-import { type BatchFailure, firstStackFrame, type KindDefinition, refusalReason } from "../conversion";
+import {
+  type BatchFailure,
+  firstStackFrame,
+  isError,
+  isInstance,
+  type KindDefinition,
+  refusalReason,
+  textField,
+} from "../conversion";
+
+/** What a converter throws by mistake, never to refuse an object. */
+const BUG_TYPES = [TypeError, ReferenceError, RangeError];
 
 /**
  * Telling a converter's refusal from its bug, and a refusal its kind declared from one it did
@@ -31,15 +42,12 @@ export function judgeFailure(failure: BatchFailure): FailedConversion {
 
 /** What a throw says when it is a bug rather than a refusal, with the stack's first frame; else undefined. */
 function converterBug(thrown: unknown, reason: string, frame: string | undefined): string | undefined {
-  if (
-    thrown instanceof Error &&
-    !(thrown instanceof TypeError || thrown instanceof ReferenceError || thrown instanceof RangeError)
-  )
-    return undefined;
-  const what =
-    thrown instanceof Error
-      ? `${thrown.name}: ${reason}`
-      : `${reason} (${thrown === null ? "null" : `a ${typeof thrown}`}, not an Error)`;
+  // Asked without trusting the value: a proxy that will not say what it is, is no Error.
+  const error = isError(thrown);
+  if (error && !BUG_TYPES.some((type) => isInstance(thrown, type))) return undefined;
+  const what = error
+    ? `${textField(thrown, "name") ?? "Error"}: ${reason}`
+    : `${reason} (${thrown === null ? "null" : `a ${typeof thrown}`}, not an Error)`;
   return `${what}: a bug in the converter, not a refusal (to refuse an object, throw context.refuse(reason, message) with a reason the pair declares)${frame ? `\n  at ${frame}` : ""}`;
 }
 

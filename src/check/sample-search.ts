@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { GenerationLimit } from "./bounded-filter";
 import { findingKey, findingRank } from "./findings";
 
 /**
@@ -25,31 +26,42 @@ export interface SearchOptions {
   enough?: () => boolean;
 }
 
-/** Visits values until `enough` or `limit`: the failures by key, in the order found, and how many values were visited. */
+/**
+ * Visits values until `enough` or `limit`: the failures by key, in the order found, and how many
+ * values were visited. `stopped`: generation gave up (a bounded filter found no value,
+ * bounded-filter.ts), so the search ended there; what it found before is kept.
+ */
 export async function searchSamples<T>(
   arbitrary: fc.Arbitrary<T>,
   options: SearchOptions,
   visit: (value: T) => unknown,
-): Promise<{ found: Array<Found<T>>; visited: number }> {
+): Promise<{ found: Array<Found<T>>; visited: number; stopped?: GenerationLimit }> {
   const found = new Map<string, Found<T>>();
   let visited = 0;
   const done = new Error("enough");
-  // fast-check only as the generator: the property never fails but to stop, and does not shrink then.
-  const result = await fc.check(
-    fc.asyncProperty(arbitrary, async (value) => {
-      const index = visited++;
-      try {
-        await visit(value);
-      } catch (error) {
-        const key = findingKey(error);
-        const seen = found.get(key);
-        if (seen) seen.count++;
-        else found.set(key, { key, rank: findingRank(error), error, value, index, count: 1 });
-      }
-      if (options.enough?.()) throw done;
-    }),
-    { seed: options.seed, numRuns: options.limit, endOnFailure: true },
-  );
+  let result: fc.RunDetails<[T]>;
+  try {
+    // fast-check only as the generator: the property never fails but to stop, and does not shrink then.
+    result = await fc.check(
+      fc.asyncProperty(arbitrary, async (value) => {
+        const index = visited++;
+        try {
+          await visit(value);
+        } catch (error) {
+          const key = findingKey(error);
+          const seen = found.get(key);
+          if (seen) seen.count++;
+          else found.set(key, { key, rank: findingRank(error), error, value, index, count: 1 });
+        }
+        if (options.enough?.()) throw done;
+      }),
+      { seed: options.seed, numRuns: options.limit, endOnFailure: true },
+    );
+  } catch (error) {
+    // A generator's throw leaves fast-check's loop, not the property: constraints no value meets.
+    if (error instanceof GenerationLimit) return { found: [...found.values()], visited, stopped: error };
+    throw error;
+  }
   if (result.failed && result.errorInstance !== done) throw result.errorInstance;
   return { found: [...found.values()], visited };
 }

@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { type Bound, isMultipleOf } from "../kube/crd";
+import { boundedFilter } from "./bounded-filter";
+import { boundedQuantifiers } from "./length-hint";
 
 /**
  * The leaves of generated objects, one implementation for both generators (arbitrary.ts from a
@@ -16,20 +18,42 @@ export const BEYOND_SAFE = 2n ** 53n;
 export interface StringBounds {
   minLength?: number | undefined;
   maxLength?: number | undefined;
+  /** Proposes strings for a pattern (fast-check generates from it), and judges them unless `matches` does. */
   pattern?: RegExp | undefined;
+  /** The pattern's own verdict where another engine reads it (a CRD's: Go's RE2), with its text for findings. */
+  matches?: { pattern: string; test: (text: string) => boolean } | undefined;
   format?: string | undefined;
   /** How the schema counts a length: in code points (the apiserver, as Go counts runes) or UTF-16 units (zod). */
   counts: "code-points" | "utf-16";
 }
 
 export function stringsIn(bounds: StringBounds): fc.Arbitrary<string> {
-  const { minLength, maxLength, pattern } = bounds;
+  const { minLength, maxLength, pattern, matches } = bounds;
   const length = bounds.counts === "code-points" ? (text: string) => [...text].length : (text: string) => text.length;
   const formatted = bounds.format ? formatFor(bounds.format) : undefined;
-  if (formatted || pattern)
-    return (formatted ?? matching(pattern!)).filter(
-      (text) => withinCount(length(text), minLength, maxLength) && (!pattern || pattern.test(text)),
+  if (formatted || pattern || matches) {
+    const judge = matches?.test ?? ((text: string) => !pattern || pattern.test(text));
+    const proposals = formatted ?? (pattern ? patternProposals(pattern, bounds) : undefined) ?? plainStrings(bounds);
+    return boundedFilter(
+      proposals,
+      (text) => withinCount(length(text), minLength, maxLength) && judge(text),
+      () =>
+        [
+          matches || pattern ? `pattern ${matches?.pattern ?? pattern!.source}` : "",
+          bounds.format ? `format ${bounds.format}` : "",
+          minLength !== undefined ? `minLength ${minLength}` : "",
+          maxLength !== undefined ? `maxLength ${maxLength}` : "",
+        ]
+          .filter(Boolean)
+          .join(", "),
     );
+  }
+  return plainStrings(bounds);
+}
+
+/** Strings within the lengths alone. */
+function plainStrings(bounds: StringBounds): fc.Arbitrary<string> {
+  const { minLength, maxLength } = bounds;
   const min = minLength ?? 0;
   const max = Math.max(min, Math.min(maxLength ?? 24, min + 24));
   // Mostly ASCII; sometimes any code point, astral ones included.
@@ -42,7 +66,13 @@ export function stringsIn(bounds: StringBounds): fc.Arbitrary<string> {
   if (bounds.counts === "code-points" && maxLength !== undefined && maxLength <= 4096)
     parts.push({ weight: 1, arbitrary: fc.string({ unit: units().any, minLength: maxLength, maxLength }) });
   const text = fc.oneof(...parts);
-  return bounds.counts === "code-points" ? text : text.filter((s) => withinCount(s.length, minLength, maxLength));
+  return bounds.counts === "code-points"
+    ? text
+    : boundedFilter(
+        text,
+        (s) => withinCount(s.length, minLength, maxLength),
+        () => `minLength ${minLength ?? 0}, maxLength ${maxLength ?? "any"}`,
+      );
 }
 
 let unitCache: { ascii: fc.Arbitrary<string>; any: fc.Arbitrary<string> } | undefined;
@@ -66,17 +96,37 @@ function units(): { ascii: fc.Arbitrary<string>; any: fc.Arbitrary<string> } {
   return unitCache;
 }
 
-const matchers = new Map<string, fc.Arbitrary<string>>();
+/**
+ * Strings a pattern proposes. Where the schema bounds the length, half come from the pattern with
+ * its repetitions bounded by the longest length allowed, at every size up to it (length-hint.ts).
+ */
+function patternProposals(pattern: RegExp, bounds: StringBounds): fc.Arbitrary<string> | undefined {
+  const plain = matching(pattern);
+  if (!plain || (bounds.minLength === undefined && bounds.maxLength === undefined)) return plain;
+  const longest = Math.min(bounds.maxLength ?? (bounds.minLength ?? 0) + 24, 4096);
+  const hinted = boundedQuantifiers(pattern, longest);
+  const sized = hinted && matching(hinted, "max");
+  return sized ? fc.oneof(plain, sized) : plain;
+}
 
-/** fc.stringMatching reads the expression when called, which is slow: one per pattern. */
-function matching(regex: RegExp): fc.Arbitrary<string> {
-  const key = `${regex.flags}/${regex.source}`;
-  let arbitrary = matchers.get(key);
-  if (!arbitrary) {
-    arbitrary = fc.stringMatching(regex);
+const matchers = new Map<string, fc.Arbitrary<string> | undefined>();
+
+/**
+ * fc.stringMatching reads the expression when called, which is slow: one per pattern. Undefined
+ * where it cannot read it (some flags and constructs): plain strings then propose.
+ */
+function matching(regex: RegExp, size?: fc.SizeForArbitrary): fc.Arbitrary<string> | undefined {
+  const key = `${size ?? ""}/${regex.flags}/${regex.source}`;
+  if (!matchers.has(key)) {
+    let arbitrary: fc.Arbitrary<string> | undefined;
+    try {
+      arbitrary = fc.stringMatching(regex, size ? { size } : {});
+    } catch {
+      arbitrary = undefined;
+    }
     matchers.set(key, arbitrary);
   }
-  return arbitrary;
+  return matchers.get(key);
 }
 
 /** Values of the formats the apiserver checks that real CRDs use; other formats get plain text. */
@@ -118,7 +168,7 @@ function formatFor(format: string): fc.Arbitrary<string> | undefined {
 /**
  * Integers in [low, high] (inclusive; either may be absent): mostly small ones, sometimes any
  * safe integer, and, where the bounds reach past ±2^53, `bigint`s there, up to int64's limits
- * (the apiserver holds any int64 and does not bound format int32 either).
+ * (the apiserver holds any int64; a CRD's `format: int32` narrows the bounds it passes).
  */
 export function integersIn(
   low: number | bigint | undefined,
@@ -146,7 +196,13 @@ export function integersIn(
       arbitrary: fc.bigInt({ min: bigLow, max: bigHigh < -BEYOND_SAFE ? bigHigh : -BEYOND_SAFE }),
     });
   const arbitrary = parts.length > 0 ? fc.oneof(...parts) : fc.constant(low ?? 0);
-  return multipleOf === undefined ? arbitrary : arbitrary.filter((n) => isMultipleOf(n, multipleOf));
+  return multipleOf === undefined
+    ? arbitrary
+    : boundedFilter(
+        arbitrary,
+        (n) => isMultipleOf(n, multipleOf),
+        () => `multipleOf ${multipleOf} between ${low ?? "any"} and ${high ?? "any"}`,
+      );
 }
 
 function clampInt64(n: bigint): bigint {
@@ -175,7 +231,13 @@ function doublesIn(bounds: DoubleBounds): fc.Arbitrary<number> {
     })
     .map((n) => (Object.is(n, -0) ? 0 : n));
   const step = bounds.multipleOf;
-  return step === undefined ? arbitrary : arbitrary.filter((n) => isMultipleOf(n, step));
+  return step === undefined
+    ? arbitrary
+    : boundedFilter(
+        arbitrary,
+        (n) => isMultipleOf(n, step),
+        () => `multipleOf ${step} between ${bounds.min ?? "any"} and ${bounds.max ?? "any"}`,
+      );
 }
 
 /** The double nearest `bound` on its allowed side: `bound` itself when it is a number. */

@@ -14,7 +14,13 @@ const OPTIONS: Record<string, ParseArgsConfig["options"]> = {
     output: { type: "string", short: "o" },
   },
   crd: { ...COMMON, file: { type: "string", short: "f" }, url: { type: "string" } },
-  check: { ...COMMON, runs: { type: "string" }, seed: { type: "string" }, crd: { type: "string", multiple: true } },
+  check: {
+    ...COMMON,
+    runs: { type: "string" },
+    seed: { type: "string" },
+    crd: { type: "string", multiple: true },
+    typecheck: { type: "boolean" },
+  },
   init: {
     help: COMMON.help,
     crd: { type: "string", multiple: true },

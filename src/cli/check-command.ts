@@ -43,5 +43,7 @@ function pairLine(pair: PairReport): string {
   let text = `  ${pair.from} -> ${pair.to} -> ${pair.from}  ${coverage(pair)}${outside}\n${refusalLines(pair)}`;
   for (const { path, count } of pair.emptyIsAbsent)
     text += `    accepted ${count} time(s) under emptyIsAbsent: ${path} empty on one side, absent on the other\n`;
+  for (const { path, from, to, count } of pair.enumLosses)
+    text += `    accepted ${count} time(s) as mapping() declared: ${path} ${JSON.stringify(from)} came back ${JSON.stringify(to)} (an alias, back: "lose")\n`;
   return text;
 }

@@ -73,5 +73,9 @@ function pairLine(pair: PairReport, targetHasRules: boolean): string {
   let text = `${lines.join("")}\n${refusalLines(pair)}`;
   for (const { path, count } of pair.emptyIsAbsent)
     text += `    accepted ${count} time(s) under emptyIsAbsent: ${path} empty on one side, absent on the other\n`;
+  for (const { path, from, to, count } of pair.enumLosses)
+    text += `    accepted ${count} time(s) as mapping() declared: ${path} ${JSON.stringify(from)} came back ${JSON.stringify(to)} (an alias, back: "lose")\n`;
+  for (const { path, count, why } of pair.gaps)
+    text += `    accepted ${count} time(s) under gaps: ${path} missing in ${pair.to}, required there, absent in the ${pair.from} input (${why})\n`;
   return text;
 }

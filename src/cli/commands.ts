@@ -13,6 +13,8 @@ import { checkGoldenFolder, recordGolden } from "./golden-command";
 import { initProject } from "./init-command";
 import { formatDocuments, type Output, parseDocuments, readInput, UsageError } from "./io";
 import type { Project } from "./load-registry";
+import { terminalText } from "./terminal-text";
+import { typeCheckFirst } from "./type-check";
 
 export interface Io extends Output {
   stdin: () => string;
@@ -57,7 +59,8 @@ export const COMMANDS: Record<string, (input: CommandInput) => Promise<number>> 
     const documents = parseDocuments(readInput(file, io.stdin), name);
     const result = await convertDocuments(await registry(), documents, String(values.to), name, io);
     if (result.errors.length > 0) {
-      for (const error of result.errors) io.err(`crdshift: ${error}\n`);
+      // Each names its object and quotes the converter's error: one line each.
+      for (const error of result.errors) io.err(`crdshift: ${terminalText(error)}\n`);
       return 1;
     }
     io.out(formatDocuments(result.documents, format));
@@ -109,6 +112,7 @@ export const COMMANDS: Record<string, (input: CommandInput) => Promise<number>> 
     const options = { ...(runs ? { runs } : {}), ...(seed !== undefined ? { seed } : {}) };
     const given = (values.crd as string[] | undefined) ?? [];
     const { registry: served, crds: listed, crdNames } = await project();
+    if (!(await typeCheckFirst(values.typecheck === true, cwd, io))) return 1;
     // --crd FILE replaces the CRDs the project lists: the files to check are the user's choice.
     const crds =
       given.length > 0

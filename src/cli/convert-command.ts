@@ -2,6 +2,7 @@ import { conversionText, convertObjects, describeObject, type Registry } from ".
 import { isJsonObject } from "../json";
 import { parseApiVersion, failureReply, successReply, parseReview } from "../kube";
 import { type Output, UsageError } from "./io";
+import { terminalText } from "./terminal-text";
 
 export interface ConvertResult {
   documents: unknown[];
@@ -33,14 +34,14 @@ export async function convertDocuments(
     const text = isJsonObject(object) && typeof object.apiVersion === "string" ? object.apiVersion : undefined;
     const kind = isJsonObject(object) && typeof object.kind === "string" ? object.kind : undefined;
     if (!text || !kind) {
-      io.err(`crdshift: ${at}: no apiVersion and kind; passed through unchanged\n`);
+      io.err(`crdshift: ${terminalText(at)}: no apiVersion and kind; passed through unchanged\n`);
       return object;
     }
     // Core kinds (apiVersion "v1") have no group.
     const group = parseApiVersion(text)?.group ?? "";
     if (group !== target.group || !registry.lookup(group, kind)) {
       const why = group !== target.group ? `not in group ${target.group}` : "not a kind this registry serves";
-      io.err(`crdshift: ${at} ${kind} ${text}: ${why}; passed through unchanged\n`);
+      io.err(`crdshift: ${terminalText(`${at} ${kind} ${text}`)}: ${why}; passed through unchanged\n`);
       return object;
     }
     const result = await convertObjects(registry, to, [object]);

@@ -1,5 +1,5 @@
-import { type Document, parseAllDocuments } from "yaml";
-import { type CrdManifest, readCrd, yamlDocumentValue } from "../kube/crd";
+import type { Document } from "yaml";
+import { type CrdManifest, readCrd, yamlDocuments, yamlDocumentValue } from "../kube/crd";
 import type { Registry } from "../conversion";
 import { kindForCrd } from "../check";
 import { UsageError } from "./io";
@@ -38,15 +38,13 @@ export function writeConversionStanza(
   const invalidUrl = webhookUrlError(url);
   if (invalidUrl) throw new UsageError(`--url: ${invalidUrl}`);
   // Integers as bigint: an int64 bound in a schema is written back as it was, not rounded.
-  const documents = parseAllDocuments(text, { intAsBigInt: true });
-  const list = Array.isArray(documents) ? documents : [documents];
+  const list = yamlDocuments(text, name);
   const notes: string[] = [];
   let crds = 0;
   for (const [index, document] of list.entries()) {
-    if (document.errors.length > 0)
-      throw new UsageError(`${name}: document ${index + 1} is not valid YAML: ${document.errors[0]!.message}`);
     if (document.get("kind") !== "CustomResourceDefinition") continue;
-    const crd = readCrd(yamlDocumentValue(document) as Record<string, unknown>, `${name}: document ${index + 1}`);
+    const where = `${name}: document ${index + 1}`;
+    const crd = readCrd(yamlDocumentValue(document, where) as Record<string, unknown>, where);
     crds++;
     update(document, crd, registry, url, notes);
   }

@@ -44,7 +44,10 @@ single version, and one whose versions differ from the registry's.
   -f, --file FILE   the CRD manifest, or - for standard input
       --url URL     https URL of the webhook, with the path token: https://host/convert/<token>
 `,
-  check: `Usage: crdshift check [--crd FILE...] [--runs N] [--seed N]
+  check: `Usage: crdshift check [--typecheck] [--crd FILE...] [--runs N] [--seed N]
+
+With --typecheck, before anything else, runs the project's tsc --noEmit -p tsconfig.json and fails
+on a type error before any converter runs; without it, says that nothing was type-checked.
 
 First holds the registry to each CRD (--crd, else the crds crdshift.config.ts exports), with
 objects generated from the CRD's own openAPIV3Schema: the kind must have exactly the CRD's
@@ -62,26 +65,30 @@ printed once, shrunk, with a line that counts them.
 
 Both fail on a throw of a converter that names no reason its pair declares in defineKind's
 refusals (context.refuse), when refusals leave too few round trips, and on a converter that
-changes its input or answers differently when called again;
-differences defineKind's emptyIsAbsent declares are accepted and counted.
+changes its input or answers differently when called again; what the kind declares
+(defineKind's emptyIsAbsent and gaps, mapping()'s enum aliases declared lost) is accepted and
+counted.
 
+      --typecheck tsc --noEmit -p tsconfig.json first, with the project's TypeScript
       --crd FILE a CustomResourceDefinition the registry serves (repeat for more)
       --runs N   round trips per pair (default 200; 100 per version and pair against a CRD)
       --seed N   replay a run
 
 Last, when the folder golden/ exists, converts each golden case (golden/<case>/<version>.yaml:
-one object in several versions) to every other version it holds and fails naming the case, the
-pair and each field that differs (crdshift golden record writes them).
+one object in several versions; or one way, <version>.input.yaml to <version>.expected.yaml) to
+every other version it holds and fails naming the case, the pair and each field that differs
+(crdshift golden record writes them).
 `,
   golden: `Usage: crdshift golden record [--dir DIR] [--from VERSION] [--force]
 
 For each case in golden/ (a folder of files named for their version, like v1beta1.yaml, one
-object each), converts its source file (the only one, or --from VERSION) to every other version
-of its kind and writes the result beside it for review. A file that exists and differs is left
-as it is, with its differences printed, unless --force (exit 1 while any is left).
+object each), converts its source file (its <version>.input.yaml, else its only file, else
+--from VERSION) to every other version of its kind and writes the result beside it for review
+(<version>.expected.yaml from an input). A file that exists and differs is left as it is, with
+its differences printed, unless --force (exit 1 while any is left).
 
       --dir DIR        the golden folder (default golden)
-      --from VERSION   the file to convert from, in cases with several
+      --from VERSION   the file to convert from, in cases with several and no .input file
       --force          replace files that differ (the differences are printed)
 `,
   doctor: DOCTOR_HELP,

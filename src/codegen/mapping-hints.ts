@@ -44,7 +44,9 @@ export function mappingHints(
         return (
           b !== undefined &&
           shapeOf(a) === shapeOf(b) &&
-          (similarNames(last(from), last(path)) || sameDescription(a, b))
+          (similarNames(last(from), last(path)) ||
+            (shapeOf(a) !== "object" && oneNamesTheOther(last(from), last(path))) ||
+            sameDescription(a, b))
         );
       });
     if (to === undefined) continue;
@@ -99,13 +101,23 @@ function nodeAt(schema: OpenApiSchema | undefined, path: string): OpenApiSchema 
   return node;
 }
 
-/**
- * Equal ignoring case, or one or two letters apart. Not one name inside the other: that pairs
- * `remediationTemplate` with its new parent `remediation`.
- */
+/** Equal ignoring case, or one or two letters apart. */
 function similarNames(a: string, b: string): boolean {
   const [x, y] = [a.toLowerCase(), b.toLowerCase()];
   return x === y || (Math.min(x.length, y.length) >= 4 && editDistance(x, y) <= 2);
+}
+
+/**
+ * One name the other with words after it, camel case (`cohort` and `cohortName`, `replicas` and
+ * `replicaCount`, a plural's `s` aside). Not a word before (`count` and `replicaCount` name
+ * different things), and asked of fields that are not objects only: an object named inside
+ * another's name is often its new parent (`remediationTemplate` moved into `remediation`).
+ */
+function oneNamesTheOther(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  const stem = short.replace(/s$/, "").toLowerCase();
+  const head = long.split(/(?=[A-Z])/)[0]!.toLowerCase();
+  return stem.length >= 4 && head !== long.toLowerCase() && head.replace(/s$/, "") === stem;
 }
 
 function sameDescription(a: OpenApiSchema, b: OpenApiSchema): boolean {

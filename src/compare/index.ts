@@ -1,2 +1,2 @@
-export { type JsonDifference, jsonDifferences } from "./json-differences";
+export { type JsonDifference, jsonDifferences, DifferenceWalk } from "./json-differences";
 export { compareVerdicts, type Comparison } from "./compare-verdicts";

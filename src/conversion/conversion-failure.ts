@@ -8,6 +8,15 @@ import type { FailureCode } from "../outcome";
  */
 export class ConversionFailure extends Error {
   override name = "ConversionFailure";
+  readonly #brand = true;
+
+  /**
+   * Whether a caught value is one: unlike `instanceof`, a brand check runs no code of the
+   * value's, so a proxy a converter threw cannot throw again here.
+   */
+  static is(value: unknown): value is ConversionFailure {
+    return typeof value === "object" && value !== null && #brand in value;
+  }
 
   constructor(
     readonly code: FailureCode,

@@ -7,6 +7,7 @@ import { finishObject, type KindMemo, startObject } from "./convert-object";
 import { DEADLINE_PASSED, pastDeadline, type TimeBudget, withDeadline } from "./time-budget";
 import { budgetMessage, failureMessage, internalErrorText, notAnObjectMessage } from "./failure-messages";
 import { DEFAULT_MAX_DEPTH } from "./result-walk";
+import { DEFAULT_MAX_OBJECT_BYTES, type ResultLimits } from "./result-budget";
 
 export interface BatchOptions {
   budget?: TimeBudget | undefined;
@@ -17,6 +18,22 @@ export interface BatchOptions {
   mayHoldProtoKeys?: boolean;
   /** Deepest converted object accepted (CRDSHIFT_MAX_DEPTH). Default: the apiserver's 10,000. */
   maxDepth?: number;
+  /**
+   * Most bytes of JSON a converter's result may take, an object counted at every place it
+   * appears (CRDSHIFT_MAX_OBJECT_BYTES). Default: 3 MiB, as the webhook's.
+   */
+  maxObjectBytes?: number;
+  /**
+   * Where each converted object goes once finished, in order: given, the batch keeps none
+   * (`objects` comes back empty), so a reply printed as it goes (printed-reply.ts) holds text,
+   * not trees.
+   */
+  take?: (object: JsonObject, index: number) => void;
+  /**
+   * Decodes the object at `index` when the batch reaches it (objects-one-by-one.ts), for a large
+   * body not decoded whole: `objects` then holds what messages read of each object decoded so far.
+   */
+  decode?: (index: number) => unknown;
 }
 
 /**
@@ -57,20 +74,28 @@ export async function convertObjects(
   const { budget } = options;
   const batch: Batch = { objects, desiredAPIVersion, budget };
   const mayHoldProtoKeys = options.mayHoldProtoKeys ?? true;
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const limits: ResultLimits = {
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxBytes: options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES,
+    time: budget,
+  };
   const kinds: KindMemo = {};
-  const converted: JsonObject[] = new Array(objects.length);
+  const { take, decode } = options;
+  const converted: JsonObject[] = new Array(take ? 0 : objects.length);
   for (let index = 0; index < objects.length; index++) {
+    // Decoded before the deadline is checked, so that a message names the object as ever.
+    const object = decode ? decode(index) : objects[index];
     if (pastDeadline(budget)) return budgetExceeded(index, batch);
-    const object = objects[index];
     if (!isJsonObject(object)) {
       return { ok: false, index, ...failureOf("not-an-object", notAnObjectMessage(index, object)) };
     }
     try {
-      const started = startObject(registry, object, desired, mayHoldProtoKeys, kinds, maxDepth);
+      const started = startObject(registry, object, desired, mayHoldProtoKeys, kinds, limits);
       // Only a converter's promise can outlast the deadline: it races it (one that never settles included).
       const output = started instanceof Promise ? await withDeadline(started, budget) : started;
-      converted[index] = finishObject(output, object, desiredAPIVersion);
+      const finished = finishObject(output, object, desiredAPIVersion);
+      if (take) take(finished, index);
+      else converted[index] = finished;
     } catch (error) {
       return caught(error, index, object, batch);
     }
@@ -96,7 +121,7 @@ function caught(error: unknown, index: number, object: JsonObject, batch: Batch)
  * bug, never filed under the user's fault.
  */
 function objectFailure(error: unknown, index: number, object: JsonObject, desiredAPIVersion: string): BatchFailure {
-  if (!(error instanceof ConversionFailure)) {
+  if (!ConversionFailure.is(error)) {
     const problem = internalErrorText(error);
     return { ...failureOf("internal-error", failureMessage(index, object, desiredAPIVersion, problem)), problem };
   }

@@ -7,6 +7,9 @@ import { isJsonObject, type JsonObject, protoKeyValues } from "../json";
 import { ConvertedMaps, guardMaps, guardMetadata, privateMetadata } from "./metadata-guard";
 import { checkSourceSchema, kindDefinition, kindOf, sourceMetadata, sourceVersion } from "./object-checks";
 import { DEFAULT_MAX_DEPTH } from "./result-walk";
+import { DEFAULT_MAX_OBJECT_BYTES, type ResultLimits } from "./result-budget";
+
+const DEFAULT_RESULT_LIMITS: ResultLimits = { maxDepth: DEFAULT_MAX_DEPTH, maxBytes: DEFAULT_MAX_OBJECT_BYTES };
 
 /**
  * One object's conversion, in two halves around the only part that may be asynchronous: its
@@ -35,7 +38,7 @@ export function startObject(
   desired: GroupVersion,
   mayHoldProtoKeys: boolean,
   memo: KindMemo = {},
-  maxDepth = DEFAULT_MAX_DEPTH,
+  limits: ResultLimits = DEFAULT_RESULT_LIMITS,
 ): JsonObject | Promise<JsonObject> {
   let source: GroupVersion;
   let definition: KindDefinition;
@@ -64,7 +67,7 @@ export function startObject(
   // survives to be restored.
   const input: JsonObject = { ...object, metadata: metadata ? privateMetadata(metadata) : {} };
   const held = mayHoldProtoKeys ? protoKeyValues(input) : undefined;
-  return runChain(definition, memo.route!, 0, input, held, maxDepth);
+  return runChain(definition, memo.route!, 0, input, held, limits);
 }
 
 /**

@@ -11,18 +11,37 @@ import {
   exceedsEmbedded,
   holdsValue,
   isJsonObject,
+  type JsonObject,
   mayHoldProtoKey,
 } from "../json";
 import { failureReply, successReply, type ConversionReview, parseReview } from "../kube";
-import type { Registry } from ".";
+import type { Registry } from "./registry";
 import { type BatchResult, convertObjects } from "./convert-batch";
 import type { TimeBudget } from "./time-budget";
 import { describeObject } from "./describe";
-import { envelopeProblem, limitFailure, limitFailureBeforeParse, type ReviewLimits } from "./review-limits";
+import { thrownText } from "./failure-messages";
+import { isInstance, textField } from "./thrown-value";
+import {
+  envelopeProblem,
+  heldUnscanned,
+  limitFailure,
+  limitFailureBeforeParse,
+  parsedFirst,
+  type ReviewLimits,
+} from "./review-limits";
+import { heldByShape } from "./held-memory";
+import { printReply, type PrintedReply } from "./printed-reply";
+import { objectsOneByOne, type ObjectsPlaces } from "./objects-one-by-one";
 
 export interface BodyOptions {
   limits: ReviewLimits;
   budget?: TimeBudget | undefined;
+  /**
+   * Asked once, before the body's tree is built, for the memory the review will hold
+   * (held-memory.ts): false if there is no room for it now, and the body is answered `busy`
+   * unread. The server counts it against CRDSHIFT_MAX_BYTES_IN_FLIGHT.
+   */
+  hold?: ((heldBytes: number) => boolean) | undefined;
 }
 
 /**
@@ -38,26 +57,51 @@ export type BodyOutcome = Result<{ review: ConversionReview; text: string; failu
  */
 export async function convertBody(registry: Registry, text: string, options: BodyOptions): Promise<BodyOutcome> {
   const { limits } = options;
-  const read = parseBody(text, limits);
+  const read = parseBody(text, limits, options.hold);
   if (!read.ok) return read;
   const { decoded } = read;
   const parsed = parseReview(decoded.value);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) {
+    // Only the envelope was decoded: a body that is not JSON is said to be that, as when decoded whole.
+    const broken = read.places && syntaxErrorMessage(text);
+    return broken ? { ok: false, reason: "invalid-json", message: broken } : parsed;
+  }
   const { review } = parsed;
   const { request } = review;
+  // A large body's objects are decoded one at a time as they convert (objects-one-by-one.ts),
+  // `request.objects` keeping what names each.
+  const decode = read.places
+    ? objectsOneByOne(text, read.places, (request.objects = new Array(read.places.count)))
+    : undefined;
   const failure =
     read.limitFailure ??
     limitFailure(request.objects, limits) ??
     (decoded.outOfRange ? outOfRangeFailure(request.objects) : undefined);
-  const result: BatchResult = failure
-    ? { ok: false, ...failure }
-    : await convertObjects(registry, request.desiredAPIVersion, request.objects, {
-        budget: options.budget,
-        mayHoldProtoKeys: read.protoKeys ?? mayHoldProtoKey(text),
-        maxDepth: limits.maxDepth,
-      });
   const deep = read.depth > NATIVE_PRINT_DEPTH;
-  return { ok: true, review, ...encodeReply(review, result, decoded.lossless, deep, limits.replyLimitBytes) };
+  // A large body's reply is printed as its objects convert (printed-reply.ts says why); a small
+  // one's in one call, which is quicker for a handful of objects.
+  const printed = read.scanned && !failure ? printReply(review, decoded.lossless, deep) : undefined;
+  let result: BatchResult;
+  try {
+    result = failure
+      ? { ok: false, ...failure }
+      : await convertObjects(registry, request.desiredAPIVersion, request.objects, {
+          budget: options.budget,
+          mayHoldProtoKeys: read.protoKeys ?? mayHoldProtoKey(text),
+          maxDepth: limits.maxDepth,
+          maxObjectBytes: limits.maxObjectBytes,
+          ...(printed ? { take: printed.take } : {}),
+          ...(decode ? { decode } : {}),
+        });
+    // The objects a failure left undecoded: a body that is not JSON is refused as ever, and the
+    // report names every object.
+    if (decode)
+      for (let index = 0; index < request.objects.length; index++) if (!(index in request.objects)) decode(index);
+  } catch (error) {
+    if (error instanceof JsonError) return { ok: false, reason: "invalid-json", message: error.message };
+    throw error;
+  }
+  return { ok: true, review, ...encodeReply(review, result, printed, decoded.lossless, deep, limits.replyLimitBytes) };
 }
 
 /**
@@ -70,6 +114,10 @@ interface Read {
   depth: number;
   limitFailure: Failure | undefined;
   protoKeys?: boolean;
+  /** Scanned before it was parsed: a large body. */
+  scanned?: boolean;
+  /** Where its objects lie, when only the envelope was decoded and they are decoded one at a time. */
+  places?: ObjectsPlaces;
 }
 
 /**
@@ -79,13 +127,6 @@ interface Read {
  */
 const NATIVE_PRINT_DEPTH = 500;
 
-/**
- * Largest body parsed before it is scanned. Parsing is what costs (V8 builds every node of the
- * tree): up to this size it costs little even when the body is then refused, and saves the scan,
- * a sizeable share of the engine's time on a typical review (docs/performance.md).
- */
-const PARSE_FIRST_LIMIT = 1024 * 1024;
-
 // Out-of-range numbers are marked, for the object holding one to fail, named.
 const DECODE = { outOfRange: "mark" } as const;
 const DECODE_PLAIN = { outOfRange: "mark", carefulNumbers: false } as const;
@@ -93,14 +134,15 @@ const DECODE_CAREFUL = { outOfRange: "mark", carefulNumbers: true } as const;
 
 /**
  * Parses the body, enforcing the depth limit and, for a body that could exceed them, the
- * objects and size limits before the tree is built. A small body is parsed first (its numbers
- * that need care found by json/codec.ts) and its depth read from the tree; any other is
- * scanned first: over a limit, only the review's envelope is parsed, to answer it.
+ * objects, size and memory limits before the tree is built. A small body is parsed first (its
+ * numbers that need care found by json/codec.ts) and its depth read from the tree; any other is
+ * scanned first: over a limit, only the review's envelope is parsed, to answer it. `hold` is
+ * asked for the memory the review will hold before its tree is built.
  */
-function parseBody(text: string, limits: ReviewLimits): Result<Read, Rejection> {
+function parseBody(text: string, limits: ReviewLimits, hold: BodyOptions["hold"]): Result<Read, Rejection> {
   try {
-    // UTF-8 takes at most three bytes per UTF-16 unit: below a third of the limit, no item exceeds it.
-    if (text.length <= PARSE_FIRST_LIMIT && text.length * 3 <= limits.maxObjectBytes) {
+    if (parsedFirst(text.length, limits)) {
+      if (hold && !hold(heldUnscanned(text.length, limits))) return NO_ROOM;
       // Each level takes two characters: a body this short nests less than the limit, and too
       // little to keep JSON.stringify long (NATIVE_PRINT_DEPTH says why depth matters there).
       if (text.length <= 2 * Math.min(limits.maxDepth, 10_000))
@@ -113,7 +155,7 @@ function parseBody(text: string, limits: ReviewLimits): Result<Read, Rejection> 
         ? tooDeep(depth, limits.maxDepth)
         : { ok: true, decoded: walked, depth, limitFailure: undefined, protoKeys: protoKey };
     }
-    const shape = scanBody(text, limits.maxObjectBytes);
+    const shape = scanBody(text, limits.maxObjectBytes, limits.maxObjects);
     if (shape.depth > limits.maxDepth) return tooDeep(shape.depth, limits.maxDepth);
     const unusual = envelopeProblem(text, shape);
     if (unusual) {
@@ -132,18 +174,48 @@ function parseBody(text: string, limits: ReviewLimits): Result<Read, Rejection> 
       const envelope = decodeJson(`${text.slice(0, start)}[]${text.slice(end + 1)}`, DECODE);
       return { ok: true, decoded: envelope, depth: 0, limitFailure: overLimit };
     }
+    if (hold && !hold(heldByShape(text.length, shape))) return NO_ROOM;
+    const places = shape.objects!;
+    // Numbers that need care are read over the whole text (json/codec.ts): such a body is decoded whole.
+    if (!shape.carefulNumbers && places.commas.length === Math.max(0, places.count - 1)) {
+      let envelope: Decoded;
+      try {
+        envelope = decodeJson(`${text.slice(0, places.start)}[]${text.slice(places.end + 1)}`, DECODE);
+      } catch (error) {
+        // Said where the whole body breaks, as its own parse would.
+        if (error instanceof JsonError) throw new JsonError(syntaxErrorMessage(text) ?? error.message);
+        throw error;
+      }
+      return {
+        ok: true,
+        decoded: envelope,
+        depth: shape.depth,
+        limitFailure: undefined,
+        protoKeys: shape.protoKey,
+        scanned: true,
+        places,
+      };
+    }
     return {
       ok: true,
       decoded: decodeJson(text, shape.carefulNumbers ? DECODE_CAREFUL : DECODE_PLAIN),
       depth: shape.depth,
       limitFailure: undefined,
       protoKeys: shape.protoKey,
+      scanned: true,
     };
   } catch (error) {
     if (error instanceof JsonError) return { ok: false, reason: "invalid-json", message: error.message };
     throw error;
   }
 }
+
+/** No room for the memory a review will hold: the server answers 429 with Retry-After. */
+const NO_ROOM: Result<Read, Rejection> = {
+  ok: false,
+  reason: "busy",
+  message: "too much memory is held by reviews being converted at once (CRDSHIFT_MAX_BYTES_IN_FLIGHT)",
+};
 
 function tooDeep(depth: number, limit: number): Result<Read, Rejection> {
   return {
@@ -166,6 +238,7 @@ function outOfRangeFailure(objects: readonly unknown[]): Failure | undefined {
 function encodeReply(
   review: ConversionReview,
   result: BatchResult,
+  printed: PrintedReply | undefined,
   lossless: boolean,
   deep: boolean,
   replyLimit?: number,
@@ -176,14 +249,46 @@ function encodeReply(
   });
   if (!result.ok) return fail(result.code, result.message);
   const { objects } = result;
-  let text: string;
-  try {
-    text = encodeJson(successReply(review, objects), lossless, deep);
-  } catch (error) {
+  const count = printed ? review.request.objects.length : objects.length;
+  const reply = printed ? printed.finish() : printWhole(review, objects, lossless, deep);
+  if (!("text" in reply)) {
     // The objects are crdshift's copies of what converters returned (converter-result.ts), but
     // for `metadata.managedFields`, which a converter's input shares with the reply
     // (metadata-guard.ts privateMetadata): a converter that put a cycle or a throwing getter
     // there is the one thing left that can fail to print.
+    const { index, error } = reply;
+    // What a getter there threw may be anything: read as a thrown value, never trusted.
+    const message = textField(error, "message");
+    const why =
+      isInstance(error, TypeError) && /circular/i.test(message ?? "")
+        ? "it refers to itself"
+        : (message ?? thrownText(error));
+    return fail(
+      "result-unprintable",
+      `${convertedName(review, index)}: the converter's result cannot be written as JSON: ${why}`,
+    );
+  }
+  const { text } = reply;
+  if (replyLimit !== undefined && exceedsEmbedded(text, replyLimit)) {
+    return fail(
+      "reply-too-large",
+      `the converted ${count} objects make a reply of more than ${replyLimit} bytes, over this platform's response limit; ` +
+        "serve this CRD from a platform without one (Cloudflare Workers) or with fewer objects per review",
+    );
+  }
+  return { text };
+}
+
+/** The reply of converted `objects` in one call, or the first that cannot be printed and why. */
+function printWhole(
+  review: ConversionReview,
+  objects: readonly JsonObject[],
+  lossless: boolean,
+  deep: boolean,
+): { text: string } | { index: number; error: unknown } {
+  try {
+    return { text: encodeJson(successReply(review, objects as JsonObject[]), lossless, deep) };
+  } catch (error) {
     const index = objects.findIndex((object) => {
       try {
         encodeJson(object, lossless, deep);
@@ -193,21 +298,8 @@ function encodeReply(
       }
     });
     if (index < 0) throw error;
-    const why =
-      error instanceof TypeError && /circular/i.test(error.message) ? "it refers to itself" : (error as Error).message;
-    return fail(
-      "result-unprintable",
-      `${convertedName(review, index)}: the converter's result cannot be written as JSON: ${why}`,
-    );
+    return { index, error };
   }
-  if (replyLimit !== undefined && exceedsEmbedded(text, replyLimit)) {
-    return fail(
-      "reply-too-large",
-      `the converted ${objects.length} objects make a reply of more than ${replyLimit} bytes, over this platform's response limit; ` +
-        "serve this CRD from a platform without one (Cloudflare Workers) or with fewer objects per review",
-    );
-  }
-  return { text };
 }
 
 /** How a converter failure names its object: `object 0 (default/a) CronTab example.com/v1 -> example.com/v2`. */

@@ -6,6 +6,7 @@ import { converterErrorText, inStep } from "./failure-messages";
 import type { JsonObject } from "../json";
 import { schemaIssue } from "./validate";
 import { refuse } from "./refusal";
+import type { ResultLimits } from "./result-budget";
 
 /**
  * Runs the converters of a route from step `first` on, each on the previous one's result, and
@@ -23,7 +24,7 @@ export function runChain(
   first: number,
   input: unknown,
   held: Set<object> | undefined,
-  maxDepth: number,
+  limits: ResultLimits,
 ): JsonObject | Promise<JsonObject> {
   let current = input;
   for (let i = first; i < steps.length; i++) {
@@ -44,13 +45,13 @@ export function runChain(
     if (isPending(output, inStep(steps, step))) {
       return settle(output).then(
         (value) =>
-          runChain(definition, steps, i + 1, checkedResult(value, steps, step, last, held, maxDepth), held, maxDepth),
+          runChain(definition, steps, i + 1, checkedResult(value, steps, step, last, held, limits), held, limits),
         (error) => {
           throw converterFailure(error, steps, step);
         },
       );
     }
-    current = checkedResult(output, steps, step, last, held, maxDepth);
+    current = checkedResult(output, steps, step, last, held, limits);
   }
   return current as JsonObject;
 }
@@ -62,11 +63,11 @@ function checkedResult(
   step: Step,
   last: boolean,
   held: Set<object> | undefined,
-  maxDepth: number,
+  limits: ResultLimits,
 ): JsonObject {
   const where = inStep(steps, step);
   // The copy first: the check then reads what will be sent (a lost `__proto__` field back in place).
-  const result = readResult(output, { last, held, step: where, maxDepth });
+  const result = readResult(output, { last, held, step: where, limits });
   const issue = schemaIssue(step.schema, result);
   if (issue) {
     throw new ConversionFailure(

@@ -4,6 +4,7 @@ import { ConvertedMaps, MapRead } from "./metadata-guard";
 import { isArray } from "./result-view";
 import { Unreadable, unreadable, within } from "./result-problem";
 import { ResultWalk } from "./result-walk";
+import { ResultBudget, type ResultLimits } from "./result-budget";
 
 /**
  * A converter's result, read once into crdshift's own data. Everything after a converter, the
@@ -27,14 +28,16 @@ export interface ResultOptions {
   held: Set<object> | undefined;
   /** Appended to a message: where in a chain the converter stands (` (in step v1 -> v2)`). */
   step: string;
-  /** Deepest result accepted (CRDSHIFT_MAX_DEPTH). */
-  maxDepth: number;
+  /** What the result may take. */
+  limits: ResultLimits;
 }
 
 /** The converter's result as crdshift's own plain object; throws a converter-error ConversionFailure. */
 export function readResult(output: unknown, options: ResultOptions): JsonObject {
   try {
-    const walk = new ResultWalk(options.held, objectPrototypeIsPolluted(), options.maxDepth);
+    const { limits } = options;
+    const budget = new ResultBudget(limits.maxBytes, limits.time);
+    const walk = new ResultWalk(options.held, objectPrototypeIsPolluted(), limits.maxDepth, budget);
     const view = typeof output === "object" && output !== null ? walk.view(output, "") : output;
     if (typeof view !== "object" || view === null || isArray(view)) {
       const what = view === null ? "null" : typeof view === "object" ? "an array" : typeof view;
@@ -43,7 +46,7 @@ export function readResult(output: unknown, options: ResultOptions): JsonObject 
     // With `held`, the metadata's objects may need their fields back (proto-keys.ts): all copied.
     return walk.copyObject(view, 0, options.last && !options.held);
   } catch (error) {
-    if (!(error instanceof Unreadable)) throw error;
+    if (!Unreadable.is(error)) throw error;
     if (error.target !== undefined) error.raws.push(output);
     throw failure(error, options.step);
   }
@@ -71,13 +74,17 @@ export function readConvertedMaps(result: JsonObject, step: string): ConvertedMa
 function readMap(metadata: JsonObject, field: "labels" | "annotations", step: string): unknown {
   try {
     let value: unknown = field === "labels" ? metadata.labels : metadata.annotations;
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    if (typeof value !== "object" || value === null) return value;
+    // The guard says of a list only that it is one: an empty one of crdshift's says it, where
+    // the converter's (a proxy) could still run code of its own.
+    if (Array.isArray(value)) return [];
     // Not a plain object (a Map, a Date, a boxed string): as JSON writes it, or refused as
     // elsewhere in a result. Its own fields, none, would read as `{}` and clear the object's map.
     const prototype = Object.getPrototypeOf(value) as object | null;
     if (prototype !== Object.prototype && prototype !== null) {
       value = new ResultWalk(undefined, false).view(value, field);
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+      if (typeof value !== "object" || value === null) return value;
+      if (Array.isArray(value)) return [];
     }
     return MapRead.of(value);
   } catch (error) {
@@ -108,5 +115,5 @@ export function settle(output: Promise<unknown>): Promise<unknown> {
 }
 
 function failure(problem: Unreadable, step: string): ConversionFailure {
-  return new ConversionFailure("result-unreadable", `${problem.message()}${step}`);
+  return new ConversionFailure(problem.code, `${problem.message()}${step}`);
 }

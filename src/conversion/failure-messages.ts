@@ -2,6 +2,7 @@ import { clip, quote, REASON_LIMIT, isJsonObject, type JsonObject, jsonTypeName 
 import { parseApiVersion } from "../kube";
 import type { Route, Step } from "./routes";
 import { describeObject } from "./describe";
+import { errorText, isError, printed, textField } from "./thrown-value";
 
 /**
  * The messages of failed conversions, for the person reading `kubectl` output: which object,
@@ -54,9 +55,15 @@ export function budgetMessage(
 
 /** What a converter threw or rejected with, for a message: its message, or what it was. */
 export function converterErrorText(error: unknown): string {
-  if (error instanceof Error && error.message) return clip(error.message, REASON_LIMIT);
+  if (isError(error)) {
+    const message = textField(error, "message");
+    if (message) return clip(message, REASON_LIMIT);
+    // No message to show: the Error's name, and whether its message could not even be read.
+    const what = message === "" ? (textField(error, "name") ?? "Error") : errorText(error);
+    return clip(`the converter threw ${what}`, REASON_LIMIT);
+  }
   if (typeof error === "string" && error) return clip(error, REASON_LIMIT);
-  return clip(`the converter threw ${error instanceof Error ? error.name : String(error)}`, REASON_LIMIT);
+  return clip(`the converter threw ${printed(error)}`, REASON_LIMIT);
 }
 
 /** An exception from crdshift's own code: said to be ours, so nobody hunts for it in their converter. */
@@ -64,15 +71,15 @@ export function internalErrorText(error: unknown): string {
   return `internal error occurred during conversion (a bug in crdshift, not in this object or its converters; please report it): ${thrownText(error)}`;
 }
 
-/** A thrown value as a message shows it: `TypeError: …`, clipped. */
+/** A thrown value as a message shows it: `TypeError: …`, clipped; never throws, whatever it is. */
 export function thrownText(error: unknown): string {
-  return clip(error instanceof Error ? `${error.name}: ${error.message}` : String(error), REASON_LIMIT);
+  return clip(errorText(error), REASON_LIMIT);
 }
 
 /** Where an Error was thrown, its stack's first frame (`fn (file:line:col)`), for a person to find it; undefined if none. */
 export function firstStackFrame(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  return error.stack
+  if (!isError(error)) return undefined;
+  return textField(error, "stack")
     ?.split("\n")
     .find((line) => /^\s+at /.test(line))
     ?.trim()

@@ -1,5 +1,7 @@
 import { kindLabel, DNS_LABEL_1035, DNS_LABEL_MAX, DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX } from "../kube";
 import type { Converter, ConverterMap, RefusalDeclarations, Schema } from "./converter";
+import { DefinitionError } from "./definition-error";
+import { declaredEmptyIsAbsent, declaredGaps, declaredRefusals, type Gaps, type PairName } from "./kind-declarations";
 import { computeRoutes, type Route } from "./routes";
 
 export interface KindSpec<V extends Record<string, Schema>, R extends RefusalDeclarations = Record<never, never>> {
@@ -25,14 +27,16 @@ export interface KindSpec<V extends Record<string, Schema>, R extends RefusalDec
    * Round-trip checks then accept one for the other at those paths, and report each they accepted.
    */
   emptyIsAbsent?: true | readonly string[];
+  /**
+   * Where a converted object may lack what its target version requires, because the source
+   * version may omit it, per ordered pair and the target's field path, with why:
+   * `{ "v1beta1->v1": { spec: "v1beta1 objects may have no spec; v1 requires one" } }`. A faithful
+   * converter leaves absent fields absent (server-side apply sends partial objects); the check of
+   * results against the target's CRD schema then accepts exactly that field missing, where the
+   * input lacks it too, and reports each use.
+   */
+  gaps?: Gaps<V>;
 }
-
-type PairName<V> = {
-  [F in Extract<keyof V, string>]: { [T in Exclude<Extract<keyof V, string>, F>]: `${F}->${T}` }[Exclude<
-    Extract<keyof V, string>,
-    F
-  >];
-}[Extract<keyof V, string>];
 
 export interface KindDefinition {
   readonly group: string;
@@ -44,18 +48,8 @@ export interface KindDefinition {
   readonly refusals?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Where `{}`/`[]` and absent are declared the same: `true` everywhere, or these paths. */
   readonly emptyIsAbsent?: true | readonly string[];
-}
-
-/** What is wrong with a definition, and, when the message says it, how to fix it (`fix`, after a dash). */
-export class DefinitionError extends Error {
-  override name = "DefinitionError";
-
-  constructor(
-    problem: string,
-    readonly fix?: string,
-  ) {
-    super(fix === undefined ? problem : `${problem} — ${fix}`);
-  }
+  /** Declared gaps, by `"from->to"`: the target's field paths (list items as `[]`) and why each may be missing. */
+  readonly gaps?: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 const KIND = /^[A-Za-z][A-Za-z0-9]*$/;
@@ -126,6 +120,7 @@ export function defineKind<
   }
   const refusals = declaredRefusals(label, spec.refusals, versions);
   const emptyIsAbsent = declaredEmptyIsAbsent(label, spec.emptyIsAbsent);
+  const gaps = declaredGaps(label, spec.gaps, versions);
   return {
     group,
     kind,
@@ -133,70 +128,8 @@ export function defineKind<
     route: (from, to) => routes.get(from)?.get(to),
     ...(refusals ? { refusals } : {}),
     ...(emptyIsAbsent ? { emptyIsAbsent } : {}),
+    ...(gaps ? { gaps } : {}),
   };
-}
-
-const REASON = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
-
-function declaredRefusals(
-  label: string,
-  declared: Record<string, unknown> | undefined,
-  versions: ReadonlyMap<string, Schema>,
-): Map<string, Map<string, string>> | undefined {
-  if (declared === undefined) return undefined;
-  const refusals = new Map<string, Map<string, string>>();
-  for (const [pair, reasons] of Object.entries(declared)) {
-    const [from, to, extra] = pair.split("->").map((part) => part.trim());
-    if (
-      from === undefined ||
-      to === undefined ||
-      extra !== undefined ||
-      !versions.has(from) ||
-      !versions.has(to) ||
-      from === to
-    )
-      throw new DefinitionError(
-        `${label}: refusals key "${pair}" is not "FROM->TO" with two of its versions (${[...versions.keys()].join(", ")})`,
-      );
-    // A pair-wide reason let any throw of the pair pass as declared: each refusal now names its reason.
-    if (typeof reasons === "string")
-      throw new DefinitionError(
-        `${label}: refusals "${pair}" is one reason for the whole pair, which would pass any throw of its converters as declared`,
-        `name each reason: refusals: { "${pair}": { "some-reason": ${JSON.stringify(reasons)} } }, and refuse with context.refuse("some-reason", message)`,
-      );
-    if (typeof reasons !== "object" || reasons === null || Array.isArray(reasons) || Object.keys(reasons).length === 0)
-      throw new DefinitionError(
-        `${label}: refusals "${pair}" must name its reasons, each with why: { "some-reason": "why ${to} cannot hold it" }`,
-      );
-    const named = new Map<string, string>();
-    for (const [reason, why] of Object.entries(reasons as Record<string, unknown>)) {
-      if (!REASON.test(reason))
-        throw new DefinitionError(
-          `${label}: refusals "${pair}": reason "${reason}" is not a name like "no-port" (lowercase words joined by -)`,
-        );
-      if (typeof why !== "string" || why.trim() === "")
-        throw new DefinitionError(
-          `${label}: refusals "${pair}": reason "${reason}" needs a why: what ${to} cannot hold`,
-        );
-      named.set(reason, why);
-    }
-    refusals.set(`${from}->${to}`, named);
-  }
-  return refusals;
-}
-
-function declaredEmptyIsAbsent(label: string, declared: unknown): true | readonly string[] | undefined {
-  if (declared === undefined || declared === false) return undefined;
-  if (declared === true) return true;
-  if (
-    !Array.isArray(declared) ||
-    declared.length === 0 ||
-    !declared.every((path) => typeof path === "string" && path !== "" && !/\[\d/.test(path))
-  )
-    throw new DefinitionError(
-      `${label}: emptyIsAbsent is true or a list of field paths like "spec.subject" (list items as [], not [0])`,
-    );
-  return [...(declared as string[])];
 }
 
 /** The fix for a key naming no version: the version it most likely meant (a typo away), or the list. */

@@ -31,8 +31,13 @@ export function refuse<R extends string>(reason: R, message: string): Refusal {
 
 /** The reason a thrown value names, when it is a crdshift Refusal; else undefined. */
 export function refusalReason(thrown: unknown): string | undefined {
-  if (typeof thrown !== "object" || thrown === null || (thrown as Record<symbol, unknown>)[BRAND] !== true)
+  if (typeof thrown !== "object" || thrown === null) return undefined;
+  // Read without trusting the value (see thrown-value.ts): a proxy whose traps throw is no refusal.
+  try {
+    if ((thrown as Record<symbol, unknown>)[BRAND] !== true) return undefined;
+    const reason = (thrown as { reason?: unknown }).reason;
+    return typeof reason === "string" ? reason : undefined;
+  } catch {
     return undefined;
-  const reason = (thrown as { reason?: unknown }).reason;
-  return typeof reason === "string" ? reason : undefined;
+  }
 }

@@ -1,5 +1,6 @@
 import { kindLabel } from "../kube";
-import { DefinitionError, type KindDefinition } from "./kind";
+import { DefinitionError } from "./definition-error";
+import type { KindDefinition } from "./kind";
 
 /** Every kind one webhook URL serves, looked up by API group and kind. */
 export interface Registry {

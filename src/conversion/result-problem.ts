@@ -1,4 +1,5 @@
 import { clip } from "../json";
+import type { FailureCode } from "../outcome";
 import { thrownText } from "./failure-messages";
 
 /**
@@ -8,8 +9,17 @@ import { thrownText } from "./failure-messages";
 
 export type Key = string | number;
 
+export type ResultProblemCode = Extract<FailureCode, "result-unreadable" | "result-too-large" | "result-too-slow">;
+
 /** What is wrong with a converter's result, and where. */
 export class Unreadable {
+  readonly #brand = true;
+
+  /** Whether a caught value is one, asked without running any code of the value's (a proxy's traps). */
+  static is(value: unknown): value is Unreadable {
+    return typeof value === "object" && value !== null && #brand in value;
+  }
+
   /** The keys from the field up to the result, innermost first. */
   readonly keys: Key[] = [];
   /** For a cycle: the objects along the path as the converter holds them, innermost first, the result last. */
@@ -22,6 +32,8 @@ export class Unreadable {
     readonly detail = "",
     /** For a cycle: the object met again, as the converter holds it. */
     readonly target?: object,
+    /** The failure it comes to: over a limit of the read (result-budget.ts), or what it holds. */
+    readonly code: ResultProblemCode = "result-unreadable",
   ) {}
 
   /** The message, naming the field: `the converter's result holds NaN at spec.list[1].n, …`. */
@@ -47,7 +59,7 @@ export class Unreadable {
 
 /** What reading a value threw, as a problem of the result. */
 export function unreadable(error: unknown): Unreadable {
-  return error instanceof Unreadable ? error : new Unreadable("could not be read", `: ${thrownText(error)}`);
+  return Unreadable.is(error) ? error : new Unreadable("could not be read", `: ${thrownText(error)}`);
 }
 
 /** `error` as a problem under `key`; `raw`: the object held there (for a cycle's message). */

@@ -1,12 +1,14 @@
 import { isArray, nonFinite, scalar, unboxed } from "./result-view";
 import { type JsonObject, setField, withOwnProtoField } from "../json";
 import { type Key, Unreadable, unreadable, within } from "./result-problem";
+import { DEFAULT_MAX_OBJECT_BYTES, ResultBudget } from "./result-budget";
 
 /**
  * The copy of a converter's result that converter-result.ts makes: each value read once, as
  * JSON.stringify reads it, into new plain objects and arrays. Every read of the converter's
  * values is here, and what one throws becomes an `Unreadable`, which collects the path to the
  * field as it travels up (nothing is tracked on the way down: most results have no problem).
+ * Every value is counted as it is read (result-budget.ts), a list's length before its items.
  */
 
 /** Levels copied by recursion, the fastest; below, an explicit stack (results nest as deep as inputs: 10,000 levels). */
@@ -26,6 +28,8 @@ export class ResultWalk {
      * every level would otherwise grow the copy until the process runs out of memory.
      */
     private readonly maxDepth = DEFAULT_MAX_DEPTH,
+    /** The bytes and time the copy may take. */
+    private readonly budget = new ResultBudget(DEFAULT_MAX_OBJECT_BYTES),
   ) {}
 
   /**
@@ -69,15 +73,24 @@ export class ResultWalk {
       const key = throwingKey(source);
       throw key === undefined ? unreadable(error) : within(error, key);
     }
+    const budget = this.budget;
+    budget.charge(1);
+    // Each field: its name in quotes, a colon and a comma, then its value (at least a byte).
     for (const key in copy) {
       if (this.inherited && !Object.hasOwn(copy, key)) continue;
       const item = copy[key];
       if (typeof item === "object") {
+        budget.charge(key.length + 4);
         if (item !== null && !(last && key === "metadata")) copy[key] = this.copyField(item, key, level + 1);
+      } else if (typeof item === "string") {
+        budget.charge(key.length + item.length + 6);
       } else if (typeof item === "number") {
         if (!Number.isFinite(item)) throw within(nonFinite(item), key);
+        budget.charge(key.length + 5);
       } else if (typeof item === "function" || typeof item === "symbol") {
         copy[key] = undefined; // JSON leaves them out
+      } else {
+        budget.charge(key.length + 5);
       }
     }
     return copy;
@@ -87,7 +100,13 @@ export class ResultWalk {
   private copyField(item: object, key: Key, level: number): unknown {
     try {
       const view = this.view(item, key);
-      if (typeof view !== "object" || view === null) return scalar(view, typeof key === "number");
+      if (typeof view !== "object" || view === null) {
+        // What a toJSON or a boxed primitive comes to is counted too: a toJSON may return one
+        // long string from any number of places.
+        const value = scalar(view, typeof key === "number");
+        this.budget.charge(scalarBytes(value));
+        return value;
+      }
       if (level >= RECURSION_LIMIT) return this.copyDeep(view, item);
       const copy = isArray(view) ? this.copyArray(view as unknown[], level) : this.copyObject(view, level);
       // A later converter of the chain gets this copy: its loss of the field is put back by it.
@@ -105,7 +124,10 @@ export class ResultWalk {
     } catch (error) {
       throw unreadable(error);
     }
+    const budget = this.budget;
+    budget.chargeList(length);
     const copy: unknown[] = [];
+    // Each item: a comma, then its value (at least a byte; a string in quotes, null four).
     for (let i = 0; i < length; i++) {
       let item: unknown;
       try {
@@ -113,10 +135,17 @@ export class ResultWalk {
       } catch (error) {
         throw within(error, i);
       }
-      if (typeof item === "object" && item !== null) item = this.copyField(item, i, level + 1);
-      else if (typeof item !== "string" && typeof item !== "boolean") {
+      if (typeof item === "object" && item !== null) {
+        budget.charge(1);
+        item = this.copyField(item, i, level + 1);
+      } else if (typeof item === "string") {
+        budget.charge(item.length + 3);
+      } else if (typeof item === "boolean") {
+        budget.charge(5);
+      } else {
         try {
           item = scalar(item, true);
+          budget.charge(item === null ? 5 : 2);
         } catch (error) {
           throw within(error, i);
         }
@@ -151,6 +180,8 @@ export class ResultWalk {
       } catch (error) {
         throw unreadable(error);
       }
+      if (keys) this.budget.charge(1);
+      else this.budget.chargeList(length);
       if (RECURSION_LIMIT + sources.length >= this.maxDepth)
         throw new Unreadable(
           `nests deeper than ${this.maxDepth} levels`,
@@ -185,6 +216,8 @@ export class ResultWalk {
         path.push(key);
         let item = (sources[at] as Record<Key, unknown>)[key];
         raws.push(item);
+        // As copyObject and copyArray count: a field's name, colon and comma, or an item's comma.
+        this.budget.charge(keys ? (key as string).length + 4 : 1);
         if (typeof item === "object" && item !== null) {
           if (open.has(item)) throw new Unreadable("refers to itself", "", item);
           const view = this.view(item, key);
@@ -198,7 +231,9 @@ export class ResultWalk {
           }
           item = view;
         }
-        setField(targets[at]!, key, scalar(item, keys === undefined));
+        const value = scalar(item, keys === undefined);
+        this.budget.charge(scalarBytes(value));
+        setField(targets[at]!, key, value);
         path.pop();
         raws.pop();
       }
@@ -212,6 +247,13 @@ export class ResultWalk {
       throw problem;
     }
   }
+}
+
+/** At least the bytes JSON writes for a value it writes as it is (none for one it leaves out). */
+function scalarBytes(value: unknown): number {
+  if (typeof value === "string") return value.length + 2;
+  if (value === undefined) return 0;
+  return value === null || typeof value === "boolean" ? 4 : 1;
 }
 
 /** The field whose read throws, asked again one by one (after a spread threw), or undefined. */

@@ -1,6 +1,7 @@
 import { type Failure, failureOf } from "../outcome";
 import type { BodyShape } from "../json";
 import { describeObject } from "./describe";
+import { heldAtLeast, heldAtMost, heldByShape } from "./held-memory";
 
 /** What one review may be: checked before any conversion (the reply's size, after). */
 export interface ReviewLimits {
@@ -12,6 +13,48 @@ export interface ReviewLimits {
   maxObjectBytes: number;
   /** Bytes of the reply, where the platform caps it (CRDSHIFT_REPLY_LIMIT_BYTES). */
   replyLimitBytes?: number | undefined;
+  /**
+   * Memory one review may hold, as held-memory.ts estimates it from the body
+   * (CRDSHIFT_MAX_BYTES_IN_FLIGHT: a review must fit the server's cap alone). Unset: no bound.
+   */
+  maxBytesInFlight?: number | undefined;
+}
+
+/**
+ * Largest body parsed before it is scanned. Parsing is what costs (V8 builds every node of the
+ * tree): up to this size it costs little even when the body is then refused, and saves the scan,
+ * a sizeable share of the engine's time on a typical review (docs/performance.md).
+ */
+const PARSE_FIRST_LIMIT = 1024 * 1024;
+
+/**
+ * Whether a body of `length` UTF-16 units (or fewer) is parsed before any scan: too short for
+ * any of its objects to exceed the size limit (UTF-8 takes at most three bytes per unit) and
+ * short enough to parse whatever it holds. Longer ones are scanned first, and their limits and
+ * the memory they will hold decided from the scan.
+ */
+export function parsedFirst(length: number, limits: ReviewLimits): boolean {
+  return length <= PARSE_FIRST_LIMIT && length * 3 <= limits.maxObjectBytes;
+}
+
+/**
+ * The memory a body parsed first may hold, whatever its shape, as much as a review may take at
+ * most: such a body is short, and a dense one runs alone rather than fail.
+ */
+export function heldUnscanned(length: number, limits: ReviewLimits): number {
+  return Math.min(heldAtMost(length), limits.maxBytesInFlight ?? Infinity);
+}
+
+/**
+ * What a request of `bodyBytes` is counted as holding before its body is read (one without a
+ * length: as it streams in, `heldAtLeast` per chunk): the engine then asks for what the body
+ * turned out to hold (BodyOptions.hold). For a body parsed first, all it may hold, so that a
+ * read admitted is never turned away once read; for a longer one, the least it holds, which the
+ * scan of its text corrects before its tree is built.
+ */
+export function heldBeforeRead(bodyBytes: number, limits: ReviewLimits): number {
+  // UTF-8 takes at least one byte per UTF-16 unit: the text is no longer than the body's bytes.
+  return parsedFirst(bodyBytes, limits) ? heldUnscanned(bodyBytes, limits) : heldAtLeast(bodyBytes);
 }
 
 // Metadata larger than this is not read just to name an object failed for its size.
@@ -42,14 +85,15 @@ export function envelopeProblem(text: string, shape: BodyShape): string | undefi
 
 /**
  * Why a review fails as a whole, decided from the scan of its text before it is parsed:
- * too many objects, or one object too large (its size is that of its text, as sent).
+ * too many objects, one object too large (its size is that of its text, as sent), or more
+ * memory held than the review may take.
  */
 export function limitFailureBeforeParse(text: string, shape: BodyShape, limits: ReviewLimits): Failure | undefined {
   const { objects } = shape;
   if (!objects) return undefined;
   if (objects.count > limits.maxObjects) return tooMany(objects.count, limits);
   const oversized = objects.oversized;
-  if (!oversized) return undefined;
+  if (!oversized) return holdsTooMuch(text, shape, limits);
   const { metadata } = oversized;
   let named: unknown;
   if (metadata && metadata.end - metadata.start <= METADATA_READ_LIMIT) {
@@ -68,6 +112,20 @@ export function limitFailureBeforeParse(text: string, shape: BodyShape, limits: 
  */
 export function limitFailure(objects: readonly unknown[], limits: ReviewLimits): Failure | undefined {
   return objects.length > limits.maxObjects ? tooMany(objects.length, limits) : undefined;
+}
+
+function holdsTooMuch(text: string, shape: BodyShape, { maxBytesInFlight }: ReviewLimits): Failure | undefined {
+  const held = heldByShape(text.length, shape);
+  if (maxBytesInFlight === undefined || held <= maxBytesInFlight) return undefined;
+  return failureOf(
+    "review-too-large",
+    `the review would hold about ${mebibytes(held)} MiB while converted (${shape.containers} objects and arrays in ${text.length} characters), ` +
+      `over this webhook's limit of ${mebibytes(maxBytesInFlight)} MiB (CRDSHIFT_MAX_BYTES_IN_FLIGHT); a LIST in smaller pages (kubectl --chunk-size, the API's limit) sends fewer objects per review`,
+  );
+}
+
+function mebibytes(bytes: number): string {
+  return (bytes / 2 ** 20).toFixed(1);
 }
 
 function tooMany(count: number, limits: ReviewLimits): Failure {

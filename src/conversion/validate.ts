@@ -2,6 +2,7 @@ import * as core from "zod/v4/core";
 import { clip, REASON_LIMIT } from "../json";
 import { ConversionFailure } from "./conversion-failure";
 import { thrownText } from "./failure-messages";
+import { isInstance, textField } from "./thrown-value";
 import { issueText } from "./issue-text";
 
 /**
@@ -18,7 +19,7 @@ export function schemaIssue(schema: core.$ZodType, value: unknown): string | und
     if (certainlyValid(schema, value)) return undefined;
     result = core.safeParse(schema, value);
   } catch (error) {
-    if (error instanceof RangeError && /call stack/i.test(error.message))
+    if (isInstance(error, RangeError) && /call stack/i.test(textField(error, "message") ?? ""))
       throw new ConversionFailure("nested-too-deeply", "nested too deeply to convert");
     return `checking it threw ${thrownText(error)}`;
   }

@@ -25,6 +25,10 @@ export interface BodyShape {
    * `\u` escapes: false means no object in it has a key of that name (proto-keys.ts).
    */
   protoKey: boolean;
+  /** Objects and arrays in the body: what its parsed tree costs grows with these (conversion/held-memory.ts). */
+  containers: number;
+  /** Commas and colons outside strings: one per member or element past the first, about one per value. */
+  separators: number;
 }
 
 interface ObjectsSpan {
@@ -32,6 +36,11 @@ interface ObjectsSpan {
   start: number;
   end: number;
   count: number;
+  /**
+   * Positions of the commas between its elements, so that each can be decoded on its own; empty
+   * when it holds more elements than the scan was asked to place (`commasRecorded`).
+   */
+  commas: number[];
   /** The first element larger than the scan's size limit, in UTF-8 bytes of its text. */
   oversized?: { index: number; bytes: number; metadata?: { start: number; end: number } };
 }
@@ -41,9 +50,10 @@ const ITEM_DEPTH = 4;
 
 /**
  * `itemLimitBytes`: the size an element of `request.objects` may have; larger ones are
- * reported in `objects.oversized`.
+ * reported in `objects.oversized`. `itemsPlaced`: the most elements whose places are recorded
+ * (`objects.commas`); past it, none are (a body of that many is refused anyway).
  */
-export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
+export function scanBody(text: string, itemLimitBytes = Infinity, itemsPlaced = 0): BodyShape {
   // UTF-8 takes at most three bytes per UTF-16 unit: shorter items cannot exceed the limit.
   const candidateLength = itemLimitBytes / 3;
   let carefulNumbers = false;
@@ -53,6 +63,8 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
   let max = 0;
   let itemStart = 0;
   let objectsArrays = 0;
+  let containers = 0;
+  let separators = 0;
   // The last string passed: when a container opens as an object's member, its key.
   let keyStart = 0;
   let keyEnd = 0;
@@ -68,7 +80,16 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
       const end = stringEnd(text, i);
-      if (end < 0) return { depth: max, carefulNumbers, objectsArrays, protoKey, ...(objects ? { objects } : {}) };
+      if (end < 0)
+        return {
+          depth: max,
+          carefulNumbers,
+          objectsArrays,
+          protoKey,
+          containers,
+          separators,
+          ...(objects ? { objects } : {}),
+        };
       // `__proto__` starts with `_`, plainly or as `\u005f`: one comparison for nearly every string.
       const first = text.charCodeAt(i + 1);
       if ((first === 95 /* _ */ || first === 92) /* \ */ && !protoKey) protoKey = readsProto(text, i, end);
@@ -85,6 +106,7 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
     }
     digits = 0;
     if (c === 123 /* { */ || c === 91 /* [ */) {
+      containers++;
       if (++depth > max) max = depth;
       if (depth === ITEM_DEPTH) {
         itemStart = i;
@@ -93,7 +115,7 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
         inRequest = c === 123 && isKey(text, keyStart, keyEnd, "request");
       } else if (depth === 3 && inRequest && c === 91 && isKey(text, keyStart, keyEnd, "objects")) {
         // A repeated key replaces the earlier value, in JSON.parse as in Go: so does this.
-        objects = { start: i, end: -1, count: 0 };
+        objects = { start: i, end: -1, count: 0, commas: [] };
         objectsArrays++;
         inObjects = true;
         index = 0;
@@ -126,7 +148,13 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
       }
       depth--;
     } else if (c === 44 /* , */) {
-      if (depth === 3 && inObjects) index++;
+      separators++;
+      if (depth === 3 && inObjects) {
+        if (++index < itemsPlaced) objects!.commas.push(i);
+        else if (index === itemsPlaced) objects!.commas = [];
+      }
+    } else if (c === 58 /* : */) {
+      separators++;
     } else if (c === 101 /* e */ || c === 69 /* E */) {
       // An exponent of three digits or more (`1e400`, `1e-400`) may leave a double's range.
       let j = i + 1;
@@ -137,7 +165,16 @@ export function scanBody(text: string, itemLimitBytes = Infinity): BodyShape {
     }
     i++;
   }
-  return { depth: max, carefulNumbers, objectsArrays, protoKey, ...(objects ? { objects } : {}) };
+  // Written out twice rather than in a closure, which would move the loop's variables off the stack.
+  return {
+    depth: max,
+    carefulNumbers,
+    objectsArrays,
+    protoKey,
+    containers,
+    separators,
+    ...(objects ? { objects } : {}),
+  };
 }
 
 /**

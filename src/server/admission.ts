@@ -44,13 +44,14 @@ export function bodyTooLarge(limitBytes: number): Rejection {
 }
 
 /**
- * The 429 of a request that found no room under CRDSHIFT_MAX_BYTES_IN_FLIGHT in time. The
+ * The 429 of a request that found no room under CRDSHIFT_MAX_BYTES_IN_FLIGHT in time, or whose
+ * body turned out to hold more than there was room for. The
  * apiserver retries a 429 that names a whole number of seconds in Retry-After, within its 30 s;
  * other clients read the same header.
  */
 export const BUSY: Rejection = {
   reason: "busy",
-  message: `too many request bytes are being converted at once (CRDSHIFT_MAX_BYTES_IN_FLIGHT): retry after ${RETRY_AFTER_SECONDS} s`,
+  message: `too much memory is held by reviews being converted at once (CRDSHIFT_MAX_BYTES_IN_FLIGHT): retry after ${RETRY_AFTER_SECONDS} s`,
   headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
 };
 

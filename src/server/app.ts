@@ -10,7 +10,7 @@ import { createReviewRoute } from "./review-route";
 import { createStreamedBodyRead } from "./streamed-size";
 import { jsonLogger, type Logger } from "../log";
 import { type Metrics, noMetrics } from "../metrics";
-import type { Registry } from "../conversion";
+import { heldBeforeRead, type Registry } from "../conversion";
 import { loadShadow } from "../shadow";
 
 export interface AppOptions {
@@ -45,7 +45,7 @@ export interface AppOptions {
   shadow?: Registry;
 }
 
-/** The app, and the bound on request bytes it reads and converts at once (to watch it). */
+/** The app, and the bound on the memory its reviews hold at once (to watch it). */
 export interface Webhook {
   app: Hono;
   inFlight: BytesInFlight;
@@ -107,10 +107,12 @@ export function createWebhook(options: AppOptions): Webhook {
     // The budget runs from here, before the body is read.
     const arrival = { at: now(), platformDeadline: platformDeadline?.(c) };
     const length = declaredLength(head);
-    // Counted from the declared length, or from nothing up as a body without one streams in.
-    let lease = inFlight.tryReserve(length ?? 0);
+    // Counted from the declared length, or from nothing up as a body without one streams in;
+    // then as what the body holds, once the engine has read its shape (review's `hold`).
+    const reserved = length === undefined ? 0 : heldBeforeRead(length, config);
+    let lease = inFlight.tryReserve(reserved);
     if (!lease) {
-      lease = await inFlight.reserve(length ?? 0);
+      lease = await inFlight.reserve(reserved);
       if (!lease) return reject(c, report.reject(BUSY));
       // A caller that left while in line gets nothing (nginx's 499): its body is not read, nor converted.
       if (c.req.raw.signal.aborted) {
@@ -131,7 +133,7 @@ export function createWebhook(options: AppOptions): Webhook {
           return send(c, report.unreadable(error));
         }
       }
-      return send(c, await review(body, arrival));
+      return send(c, await review(body, arrival, lease.resize));
     } finally {
       lease.release();
     }

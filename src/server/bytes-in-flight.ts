@@ -1,6 +1,7 @@
 /**
- * The bound on request bytes being read and converted at once, per server (isolate, process):
- * a review's memory grows with its body, so this is what keeps concurrent large reviews within
+ * The bound on memory held by the reviews being read and converted at once, per server (isolate,
+ * process), in bytes as conversion/held-memory.ts estimates them: first from a request's length,
+ * then from what its body turned out to hold. This is what keeps concurrent large reviews within
  * the platform's memory. Every platform's review route goes through one of these (see
  * createWebhook); nothing else holds request bytes.
  */
@@ -30,6 +31,11 @@ export interface Lease {
    * wait holding what it has, which two streams could do for ever).
    */
   grow(bytes: number): boolean;
+  /**
+   * Counts `bytes` in all from now on, once the body says what it holds: fewer always succeeds
+   * and lets those waiting in; more is `grow`n, and false, changing nothing, if that would pass the cap.
+   */
+  resize(bytes: number): boolean;
   /** Gives the bytes back and lets those waiting in. A second call does nothing. */
   release(): void;
 }
@@ -69,11 +75,20 @@ export function createBytesInFlight({
     held += bytes;
     let mine = bytes;
     let released = false;
+    const grow = (more: number) => {
+      if (released || held + more > capBytes) return false;
+      held += more;
+      mine += more;
+      return true;
+    };
     return {
-      grow(more) {
-        if (released || held + more > capBytes) return false;
-        held += more;
-        mine += more;
+      grow,
+      resize(total) {
+        if (released) return false;
+        if (total > mine) return grow(total - mine);
+        held -= mine - total;
+        mine = total;
+        admitWaiting();
         return true;
       },
       release() {

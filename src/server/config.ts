@@ -1,4 +1,5 @@
 import type { MetricsConfig, MetricsSink } from "../metrics";
+import { HELD_PER_CHAR, heldAtLeast } from "../conversion";
 import { type CallerNetworkMatcher, parseCallerNetworks } from "./caller-networks";
 
 /**
@@ -15,9 +16,10 @@ export interface Config {
   /** Largest request body accepted, in bytes; larger ones get 413. */
   bodyLimitBytes: number;
   /**
-   * Most request bytes being read and converted at once by this server (process, isolate), in
-   * bytes; at least `bodyLimitBytes`. A review's memory grows with its body: beyond this, a
-   * request waits its turn briefly, then gets 429 with Retry-After, which the apiserver retries.
+   * Most memory held at once by the reviews this server (process, isolate) reads and converts, in
+   * bytes as conversion/held-memory.ts estimates them from each body's size and shape; also the
+   * most one review may hold (more fails it, `review-too-large`). Beyond it, a request waits its
+   * turn briefly, then gets 429 with Retry-After, which the apiserver retries.
    */
   maxBytesInFlight: number;
   /** Time allowed for one review before it fails cleanly; the apiserver waits 30 s at most. */
@@ -60,8 +62,9 @@ export type LogReviews = "failures" | "all";
 
 export const DEFAULTS = {
   bodyLimitBytes: 32 * 1024 * 1024,
-  // Node: two of the largest bodies at once (docs/performance.md: memory under concurrent reviews).
-  maxBytesInFlight: 64 * 1024 * 1024,
+  // Node: one realistic review of the largest body at a time, what it holds as estimated, with
+  // room for reads beside it (docs/performance.md: memory a review holds).
+  maxBytesInFlight: 320 * 1024 * 1024,
   budgetMs: 25_000,
   // The apiserver's own: sigs.k8s.io/json reads no document nested deeper, its stored objects
   // and the webhook's reply alike, and a reply nests as deep as its review.
@@ -102,13 +105,14 @@ export interface PlatformDefaults {
 }
 
 /**
- * Cloudflare Workers: an isolate has 128 MB in all, and workerd holds a review's body several
- * times over while converting it; both figures keep the measured peak under that with margin
- * (docs/platforms.md, `npm run bench:workers-memory`).
+ * Cloudflare Workers: an isolate has 128 MB in all. A realistic review of the largest body fits
+ * the memory cap, as estimated (conversion/held-memory.ts, measured on Node's larger heap); the
+ * densest body under it converts well within the isolate (docs/performance.md,
+ * `npm run bench:workers-memory`).
  */
 export const WORKERS_DEFAULTS = {
   bodyLimitBytes: 8 * 1024 * 1024,
-  maxBytesInFlight: 8 * 1024 * 1024,
+  maxBytesInFlight: 80 * 1024 * 1024,
 } as const satisfies PlatformDefaults;
 
 export function readConfig(env: Env, platform: PlatformDefaults = {}): Config {
@@ -189,15 +193,18 @@ function readMetrics(env: Env, fallback: MetricsSink): MetricsConfig {
 }
 
 /**
- * CRDSHIFT_MAX_BYTES_IN_FLIGHT, which must leave room for the largest body; by default the
- * platform's, or the body limit where that is larger (one largest review at a time).
+ * CRDSHIFT_MAX_BYTES_IN_FLIGHT, which must leave room for what a body of the largest size holds
+ * at least (its text, read and answered); by default the platform's, or that least where it is
+ * larger (one largest review at a time).
  */
 function maxBytesInFlight(env: Env, bodyLimitBytes: number, platform: PlatformDefaults): number {
+  const least = heldAtLeast(bodyLimitBytes);
   const set = positiveInteger(env, "CRDSHIFT_MAX_BYTES_IN_FLIGHT");
-  if (set === undefined) return Math.max(bodyLimitBytes, platform.maxBytesInFlight ?? DEFAULTS.maxBytesInFlight);
-  if (set < bodyLimitBytes) {
+  if (set === undefined) return Math.max(least, platform.maxBytesInFlight ?? DEFAULTS.maxBytesInFlight);
+  if (set < least) {
     throw new ConfigError(
-      `CRDSHIFT_MAX_BYTES_IN_FLIGHT (${set}) must be at least CRDSHIFT_BODY_LIMIT_BYTES (${bodyLimitBytes}): a body of the largest size could never be read`,
+      `CRDSHIFT_MAX_BYTES_IN_FLIGHT (${set}) must be at least ${least}, ${HELD_PER_CHAR} times CRDSHIFT_BODY_LIMIT_BYTES (${bodyLimitBytes}): ` +
+        "the memory a review of the largest body holds at least (its text, read and answered), or such a body could never be converted",
     );
   }
   return set;

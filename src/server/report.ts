@@ -1,6 +1,6 @@
 import { clip, REASON_LIMIT } from "../json";
 import type { LogReviews } from "./config";
-import { describeObject, summarize } from "../conversion";
+import { describeObject, summarize, thrownText } from "../conversion";
 import type { Logger } from "../log";
 import { type Metrics, noMetrics } from "../metrics";
 import { type Failure, type Rejection, REJECTION_STATUS } from "../outcome";
@@ -74,7 +74,7 @@ export function createReport({ log, metrics, logReviews, logObjectNames }: Repor
       reject({
         reason: "body-unreadable",
         message: "the request body could not be read: the upload broke off or was malformed",
-        detail: describeError(error),
+        detail: thrownText(error),
       }),
     reviewed(review, failure, durationMs, cold) {
       // A line for every read is log volume (and ingestion cost) that the metrics already cover.
@@ -112,14 +112,10 @@ export function createReport({ log, metrics, logReviews, logObjectNames }: Repor
       return metrics.pending();
     },
     internalError(error) {
-      log({ level: "error", msg: "internal error", error: clip(describeError(error), REASON_LIMIT) });
+      log({ level: "error", msg: "internal error", error: thrownText(error) });
       return { status: 500, body: JSON.stringify({ error: "internal error" }) };
     },
   };
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /** Debug only: who was in the review (`ns/name`), at most 100 of them; never contents. */

@@ -1,4 +1,5 @@
 import type { Config } from "./config";
+import { BUSY } from "./admission";
 import { convertBody, type Registry } from "../conversion";
 import type { HttpReply } from "./http-reply";
 import type { Report } from "./report";
@@ -33,22 +34,24 @@ interface Arrival {
 /**
  * The reply to an admitted review's body: its conversion and its report. The first review an
  * instance answers spends what its cold start took of the budget. A body that could not be read
- * is the report's (`unreadable`).
+ * is the report's (`unreadable`). `hold` counts the memory the review turns out to hold against
+ * CRDSHIFT_MAX_BYTES_IN_FLIGHT (its Lease's `resize`): no room, and it is answered 429.
  */
-export type ReviewRoute = (body: string, arrival: Arrival) => Promise<HttpReply>;
+export type ReviewRoute = (body: string, arrival: Arrival, hold: (heldBytes: number) => boolean) => Promise<HttpReply>;
 
 /** Built once per app, for its review route. */
 export function createReviewRoute(options: ReviewRouteOptions): ReviewRoute {
   const { registry, config, report, now, startedAt, followUp } = options;
   const { budgetMs } = config;
   let cold = true;
-  return async (body, { at, platformDeadline }) => {
+  return async (body, { at, platformDeadline }, hold) => {
     const first = cold;
     cold = false;
     const deadline = reviewDeadline(at, budgetMs, first ? startedAt : undefined, platformDeadline);
     const budget = { deadline, budgetMs: Math.max(0, Math.round(deadline - at)), now };
-    const outcome = await convertBody(registry, body, { limits: config, budget });
-    if (!outcome.ok) return report.reject({ reason: outcome.reason, message: outcome.message });
+    const outcome = await convertBody(registry, body, { limits: config, budget, hold });
+    if (!outcome.ok)
+      return report.reject(outcome.reason === "busy" ? BUSY : { reason: outcome.reason, message: outcome.message });
     const reported = report.reviewed(outcome.review, outcome.failure, now() - at, first);
     const after = followUp ? both(reported, followUp(body, outcome.text)) : reported;
     return { status: 200, body: outcome.text, ...(after ? { after } : {}) };

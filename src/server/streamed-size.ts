@@ -1,5 +1,6 @@
 import { BUSY, bodyTooLarge } from "./admission";
 import type { Lease } from "./bytes-in-flight";
+import { heldAtLeast } from "../conversion";
 import type { HttpReply } from "./http-reply";
 import type { Report } from "./report";
 
@@ -8,7 +9,7 @@ export type StreamedBody = { text: string } | { rejected: HttpReply };
 
 /**
  * The read of a body sent without a length (chunked), in the Hono app: counted as it streams in,
- * against the body limit and against the bytes in flight (`lease`), so neither is passed by a
+ * against the body limit and against the memory in flight (`lease`: the least its bytes will hold), so neither is passed by a
  * body that did not say its size. Over either, the rest is cancelled, unread: such a body is
  * not worth the time to drain.
  */
@@ -26,7 +27,8 @@ export function createStreamedBodyRead(
         const next = await reader?.read();
         if (!next || next.done) break;
         size += next.value.byteLength;
-        const rejection = size > limitBytes ? overLimit : lease.grow(next.value.byteLength) ? undefined : BUSY;
+        const rejection =
+          size > limitBytes ? overLimit : lease.grow(heldAtLeast(next.value.byteLength)) ? undefined : BUSY;
         if (rejection) {
           void reader!.cancel().catch(() => {});
           return { rejected: report.reject(rejection) };

@@ -2,12 +2,14 @@ import { clip } from "../json";
 import type { Failure } from "../outcome";
 import type { Logger } from "../log";
 import type { Metrics } from "../metrics";
-import type { ShadowSubject, ShadowVerdict } from "./shadow-comparison";
+import type { Reported, ShadowSubject, ShadowVerdict, Unfinished } from "./shadow-comparison";
 
-/** Paths named in one log line; the rest are counted (`morePaths`). */
-const PATHS_PER_LINE = 10;
-/** Lines about differing objects per review; each says how many objects differ in all. */
-const LINES_PER_REVIEW = 5;
+/**
+ * What the lines of one review name: paths per line (`morePaths` says there are others), and
+ * lines about differing objects (each says how many objects differ in all). The comparison
+ * looks for no more than this.
+ */
+export const REPORTED: Reported = { paths: 10, objects: 5 };
 /** Characters of one path kept: paths hold keys, and keys can be long. */
 const PATH_LIMIT = 200;
 
@@ -45,6 +47,7 @@ export function reportShadow(
   switch (result.outcome) {
     case "same":
       metrics.shadow({ ...counts(subject), differences: 0, failed: false });
+      if (result.unfinished) reportUnfinished(log, about, subject, result.unfinished);
       return;
     case "candidate-failed":
       reportShadow(log, metrics, subject, { breakdown: "failed" });
@@ -54,22 +57,37 @@ export function reportShadow(
       log({ level: "warn", msg: "shadow difference", ...about, liveFailed: true, differing: subject.objects });
       return;
     case "different": {
-      const differing = result.objects.length;
+      const { differing } = result;
       metrics.shadow({ ...counts(subject), differences: differing, failed: false });
-      for (const object of result.objects.slice(0, LINES_PER_REVIEW)) {
+      for (const object of result.objects) {
         log({
           level: "warn",
           msg: "shadow difference",
           ...about,
           object: object.index,
           ...(object.uid === undefined ? {} : { objectUid: clip(object.uid) }),
-          paths: object.paths.slice(0, PATHS_PER_LINE).map((path) => clip(path, PATH_LIMIT)),
-          ...(object.paths.length > PATHS_PER_LINE ? { morePaths: object.paths.length - PATHS_PER_LINE } : {}),
+          paths: object.paths.map((path) => clip(path, PATH_LIMIT)),
+          ...(object.morePaths ? { morePaths: true } : {}),
           differing,
         });
       }
+      if (result.unfinished) reportUnfinished(log, about, subject, result.unfinished);
     }
   }
+}
+
+/**
+ * A comparison that ran out of work or time before the last object: what it found stands, and
+ * this line says the rest was not compared (the trees were too large to compare in full).
+ */
+function reportUnfinished(log: Logger, about: object, subject: ShadowSubject, unfinished: Unfinished): void {
+  log({
+    level: "warn",
+    msg: "shadow comparison cut short",
+    ...about,
+    compared: unfinished.compared,
+    objects: subject.objects,
+  });
 }
 
 function counts(subject: ShadowSubject) {

@@ -2,6 +2,8 @@ import {
   type BodyOutcome,
   convertBody,
   DEADLINE_PASSED,
+  isError,
+  textField,
   withDeadline,
   type ReviewLimits,
   type Registry,
@@ -9,7 +11,8 @@ import {
 import type { Logger } from "../log";
 import type { Metrics } from "../metrics";
 import { compareReplies, readSent, shadowSubject } from "./shadow-comparison";
-import { reportShadow, type ShadowBreakdown } from "./shadow-report";
+import { pacedRegistry } from "./paced-registry";
+import { REPORTED, reportShadow, type ShadowBreakdown } from "./shadow-report";
 
 /**
  * Time a candidate has for one review, from when it starts (after the live reply), before it
@@ -35,6 +38,26 @@ const START_WITHIN_MS = 100;
  * takes a LIST of about a thousand.
  */
 export const MAX_SHADOW_CHARS = 1024 * 1024;
+/**
+ * Most bytes of one converted object, and of the candidate's whole reply, the shadow reads:
+ * twice the request or the live reply, whichever is longer, and never less than twice
+ * CANDIDATE_READ_FLOOR. A conversion answers with about what it was sent; the engine fails a
+ * candidate past this (`reply-too-large`, or its bound on a converter's result, counted as it
+ * reads) before the shadow parses its reply, so one that answers a small review with millions
+ * of items costs a read of about the review's size, not a parse and a walk of all it made.
+ */
+const CANDIDATE_READ_FACTOR = 2;
+const CANDIDATE_READ_FLOOR = 64 * 1024;
+/**
+ * Pairs of values the comparison compares between two turns of the event loop: a slice is
+ * short next to a review, so a live request waits at most one behind a comparison.
+ */
+export const COMPARISON_SLICE_STEPS = 10_000;
+/**
+ * Pairs of values compared in all for one review: more than any review under MAX_SHADOW_CHARS
+ * holds, on both sides, so only a candidate that made far more than it was given reaches it.
+ */
+export const MAX_COMPARISON_STEPS = 1_000_000;
 
 export interface ShadowOptions {
   candidate: Registry;
@@ -61,10 +84,11 @@ export interface ShadowOptions {
 export type Shadow = (body: string, liveReply: string) => Promise<void> | undefined;
 
 export function createShadow(options: ShadowOptions): Shadow {
-  const { candidate, sample, limits, log, metrics, now } = options;
+  const { sample, limits, log, metrics, now } = options;
   const random = options.random ?? Math.random;
   const budgetMs = options.budgetMs ?? SHADOW_BUDGET_MS;
   const later = options.later ?? defaultLater;
+  const nextTurn = () => new Promise<void>((resolve) => later(resolve));
   let running = false;
   let idleUntil = Number.NEGATIVE_INFINITY;
 
@@ -74,18 +98,33 @@ export function createShadow(options: ShadowOptions): Shadow {
       // The candidate's own parse of the request's text: it never sees an object the live
       // converters saw, nor the live reply's.
       const budget = { deadline: started + budgetMs, budgetMs, now };
+      const candidate = pacedRegistry(options.candidate, nextTurn);
+      const readBytes = CANDIDATE_READ_FACTOR * Math.max(CANDIDATE_READ_FLOOR, body.length, liveReply.length);
+      const candidateLimits: ReviewLimits = {
+        ...limits,
+        maxObjectBytes: Math.min(limits.maxObjectBytes, readBytes),
+        replyLimitBytes: Math.min(limits.replyLimitBytes ?? Number.POSITIVE_INFINITY, readBytes),
+      };
       let outcome: BodyOutcome | ShadowBreakdown;
       try {
         // The engine meets the deadline itself; this bounds anything else that would not settle.
-        outcome = await withDeadline(convertBody(candidate, body, { limits, budget }), budget);
+        outcome = await withDeadline(convertBody(candidate, body, { limits: candidateLimits, budget }), budget);
       } catch (error) {
         outcome = error === DEADLINE_PASSED ? { breakdown: "timed-out" } : { breakdown: "threw" };
       }
+      // Each read below is a turn of its own: live requests that came in meanwhile go first.
+      await nextTurn();
       const sent = readSent(body);
       const subject = shadowSubject(sent);
       if ("breakdown" in outcome) return reportShadow(log, metrics, subject, outcome);
       if (!outcome.ok) return reportShadow(log, metrics, subject, { breakdown: "rejected" });
-      const verdict = compareReplies(sent, liveReply, outcome.text);
+      await nextTurn();
+      const verdict = await compareReplies(sent, liveReply, outcome.text, REPORTED, {
+        sliceSteps: COMPARISON_SLICE_STEPS,
+        maxSteps: MAX_COMPARISON_STEPS,
+        expired: () => now() > budget.deadline,
+        nextTurn,
+      });
       if (verdict.outcome === "candidate-failed") {
         const failure = outcome.failure;
         const breakdown: ShadowBreakdown =
@@ -97,7 +136,9 @@ export function createShadow(options: ShadowOptions): Shadow {
       reportShadow(log, metrics, subject, verdict);
     } catch (error) {
       // crdshift's own bug here must not become the process's: logged, without the request.
-      log({ level: "error", msg: "shadow comparison failed", error: error instanceof Error ? error.name : "unknown" });
+      // Named without trusting it: whatever was thrown, this catch must not throw in its turn.
+      const name = isError(error) ? textField(error, "name") : undefined;
+      log({ level: "error", msg: "shadow comparison failed", error: name ?? "unknown" });
     } finally {
       const finished = now();
       idleUntil = finished + IDLE_FACTOR * Math.max(0, finished - started);

@@ -5,9 +5,14 @@ import { ConfigError, readConfig, WORKERS_DEFAULTS } from "../../src/server/conf
 import type { LogRecord } from "../../src/log";
 import { noMetrics } from "../../src/metrics/metrics";
 import { cronTab, review, wire } from "../helpers";
+import * as z from "zod/mini";
+import { createRegistry, defineKind, heldAtLeast, heldBeforeRead } from "../../src/conversion";
+import { heldByShape } from "../../src/conversion/held-memory";
+import { scanBody } from "../../src/json";
 
-// CRDSHIFT_MAX_BYTES_IN_FLIGHT in the app (every platform's route): what a review holds, that it
-// gives it back however it ends, and what a request finds when the cap is full.
+// CRDSHIFT_MAX_BYTES_IN_FLIGHT in the app (every platform's route): the memory a review holds,
+// counted from its length and then from its body's shape, that it gives it back however it
+// ends, and what a request finds when the cap is full.
 
 const REVIEW = wire(review("example.com/v1", [cronTab("v1beta1", "a", { hostPort: "h:1" })]));
 const FAILING = wire(review("example.com/v9", [cronTab("v1beta1", "a", { hostPort: "h:1" })]));
@@ -49,11 +54,14 @@ const bytes = (text: string) => encoder.encode(text).length;
 afterEach(() => vi.useRealTimers());
 
 describe("bytes in flight: what a review holds", () => {
-  it("holds a review's declared length from before its body is read until its reply, then nothing", async () => {
+  it("holds what a body of its declared length may hold from before it is read until its reply, then nothing", async () => {
     const { app, inFlight } = webhook();
     const fed = handFed();
     const answered = app.request(request(fed.body, bytes(REVIEW)));
-    await vi.waitFor(() => expect(inFlight.heldBytes).toBe(bytes(REVIEW)));
+    const held = heldBeforeRead(bytes(REVIEW), readConfig({}));
+    // A short body is parsed whole: it is counted as the densest body of its length, far more than its bytes.
+    expect(held).toBeGreaterThan(20 * bytes(REVIEW));
+    await vi.waitFor(() => expect(inFlight.heldBytes).toBe(held));
     fed.push(REVIEW);
     fed.end();
     expect((await answered).status).toBe(200);
@@ -65,7 +73,7 @@ describe("bytes in flight: what a review holds", () => {
     const fed = handFed();
     const answered = app.request(request(fed.body, "streamed"));
     fed.push(REVIEW.slice(0, 100));
-    await vi.waitFor(() => expect(inFlight.heldBytes).toBe(100));
+    await vi.waitFor(() => expect(inFlight.heldBytes).toBe(heldAtLeast(100)));
     fed.push(REVIEW.slice(100));
     fed.end();
     expect((await answered).status).toBe(200);
@@ -115,11 +123,12 @@ describe("bytes in flight: what a review holds", () => {
 });
 
 describe("bytes in flight: when the cap is full", () => {
-  const env = { CRDSHIFT_BODY_LIMIT_BYTES: "4096", CRDSHIFT_MAX_BYTES_IN_FLIGHT: "4096" };
+  const CAP = heldAtLeast(4096);
+  const env = { CRDSHIFT_BODY_LIMIT_BYTES: "4096", CRDSHIFT_MAX_BYTES_IN_FLIGHT: String(CAP) };
 
   it("lets a review wait its turn, while /healthz answers, and converts it once there is room", async () => {
     const { app, inFlight } = webhook(env);
-    const held = inFlight.tryReserve(4096)!;
+    const held = inFlight.tryReserve(CAP)!;
     const answered = app.request(request(REVIEW, bytes(REVIEW)));
     await vi.waitFor(() => expect(inFlight.waitingCount).toBe(1));
     const health = await app.request("http://crdshift.test/healthz");
@@ -133,7 +142,7 @@ describe("bytes in flight: when the cap is full", () => {
   it("answers 429 with Retry-After, naming the setting, to a review that found no room in time", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const { app, inFlight, logs } = webhook(env);
-    const held = inFlight.tryReserve(4096)!;
+    const held = inFlight.tryReserve(CAP)!;
     const answered = app.request(request(REVIEW, bytes(REVIEW)));
     await vi.waitFor(() => expect(inFlight.waitingCount).toBe(1));
     await vi.advanceTimersByTimeAsync(10_000);
@@ -141,7 +150,8 @@ describe("bytes in flight: when the cap is full", () => {
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("1");
     expect(await res.json()).toEqual({
-      error: "too many request bytes are being converted at once (CRDSHIFT_MAX_BYTES_IN_FLIGHT): retry after 1 s",
+      error:
+        "too much memory is held by reviews being converted at once (CRDSHIFT_MAX_BYTES_IN_FLIGHT): retry after 1 s",
     });
     expect(logs).toContainEqual(expect.objectContaining({ status: 429, reason: "busy" }));
     held.release();
@@ -151,7 +161,7 @@ describe("bytes in flight: when the cap is full", () => {
   it("waits at most half a short budget, leaving the rest for the review", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const { app, inFlight } = webhook({ ...env, CRDSHIFT_BUDGET_MS: "4000" });
-    const held = inFlight.tryReserve(4096)!;
+    const held = inFlight.tryReserve(CAP)!;
     let status = 0;
     const answered = Promise.resolve(app.request(request(REVIEW, bytes(REVIEW)))).then((res) => (status = res.status));
     await vi.waitFor(() => expect(inFlight.waitingCount).toBe(1));
@@ -166,7 +176,7 @@ describe("bytes in flight: when the cap is full", () => {
 
   it("answers 429 at once to a streamed body that would pass the cap, and holds none of it after", async () => {
     const { app, inFlight } = webhook(env);
-    const held = inFlight.tryReserve(4096 - 100)!;
+    const held = inFlight.tryReserve(CAP - heldAtLeast(100))!;
     const res = await app.request(request(REVIEW, "streamed"));
     expect(res.status).toBe(429);
     held.release();
@@ -185,21 +195,111 @@ describe("bytes in flight: when the cap is full", () => {
 });
 
 describe("bytes in flight: the setting", () => {
-  it("must leave room for the largest body", () => {
-    expect(() => readConfig({ CRDSHIFT_BODY_LIMIT_BYTES: "2000", CRDSHIFT_MAX_BYTES_IN_FLIGHT: "1000" })).toThrow(
-      ConfigError,
-    );
+  it("must leave room for the least a body of the largest size holds", () => {
+    const least = heldAtLeast(2000);
+    expect(least).toBeGreaterThan(2000);
+    expect(() =>
+      readConfig({ CRDSHIFT_BODY_LIMIT_BYTES: "2000", CRDSHIFT_MAX_BYTES_IN_FLIGHT: String(least - 1) }),
+    ).toThrow(ConfigError);
     expect(
-      readConfig({ CRDSHIFT_BODY_LIMIT_BYTES: "2000", CRDSHIFT_MAX_BYTES_IN_FLIGHT: "2000" }).maxBytesInFlight,
-    ).toBe(2000);
+      readConfig({ CRDSHIFT_BODY_LIMIT_BYTES: "2000", CRDSHIFT_MAX_BYTES_IN_FLIGHT: String(least) }).maxBytesInFlight,
+    ).toBe(least);
   });
 
-  it("defaults to the platform's, or to the body limit where that is larger", () => {
-    expect(readConfig({}).maxBytesInFlight).toBe(64 * 2 ** 20);
+  it("defaults to the platform's, or to what the largest body holds at least where that is larger", () => {
+    expect(readConfig({}).maxBytesInFlight).toBe(320 * 2 ** 20);
     expect(readConfig({}, WORKERS_DEFAULTS)).toMatchObject({
       bodyLimitBytes: 8 * 2 ** 20,
-      maxBytesInFlight: 8 * 2 ** 20,
+      maxBytesInFlight: 80 * 2 ** 20,
     });
-    expect(readConfig({ CRDSHIFT_BODY_LIMIT_BYTES: String(100 * 2 ** 20) }).maxBytesInFlight).toBe(100 * 2 ** 20);
+    expect(readConfig({ CRDSHIFT_BODY_LIMIT_BYTES: String(100 * 2 ** 20) }).maxBytesInFlight).toBe(
+      heldAtLeast(100 * 2 ** 20),
+    );
+  });
+});
+
+describe("bytes in flight: what a body holds, not what it weighs", () => {
+  // Bodies of a few kB, scanned before they are parsed as large ones are (over a third of the
+  // object size limit), each object within that limit.
+  const LIMITS = { CRDSHIFT_BODY_LIMIT_BYTES: "16384", CRDSHIFT_MAX_OBJECT_BYTES: "8192" };
+  const dense = (name: string) => cronTab("v1beta1", name, { hostPort: "h:1", spec: { items: Array(1000).fill({}) } });
+  const DENSE = wire(review("example.com/v1", [dense("a"), dense("b")]));
+  const realistic = Array.from({ length: 31 }, (_, i) =>
+    cronTab("v1beta1", `c${i}`, {
+      hostPort: "db.payments.svc:5432",
+      spec: { schedule: "*/5 * * * *", image: "busybox" },
+    }),
+  );
+  const REALISTIC = wire(review("example.com/v1", realistic));
+  const heldBy = (text: string) => heldByShape(text.length, scanBody(text));
+
+  it("counts a dense body as holding many times a realistic one of its size", () => {
+    expect(bytes(DENSE)).toBeGreaterThan(8192 / 3);
+    expect(Math.abs(bytes(REALISTIC) - bytes(DENSE))).toBeLessThan(bytes(DENSE) / 4);
+    expect(heldBy(DENSE)).toBeGreaterThan(3 * heldBy(REALISTIC));
+  });
+
+  it("fails a review that would hold more than the cap with review-too-large, naming the setting, and converts a realistic one of its size", async () => {
+    const cap = Math.floor((heldBy(DENSE) + heldBy(REALISTIC)) / 2);
+    const { app, inFlight, logs } = webhook({ ...LIMITS, CRDSHIFT_MAX_BYTES_IN_FLIGHT: String(cap) });
+    const res = await app.request(request(DENSE, bytes(DENSE)));
+    expect(res.status).toBe(200);
+    const { response } = await res.json();
+    expect(response.result.status).toBe("Failure");
+    expect(response.result.message).toMatch(/CRDSHIFT_MAX_BYTES_IN_FLIGHT/);
+    expect(response.convertedObjects).toBeUndefined();
+    expect(logs).toContainEqual(expect.objectContaining({ code: "review-too-large", cause: "review-too-large" }));
+    expect(inFlight.heldBytes).toBe(0);
+    const converted = await app.request(request(REALISTIC, bytes(REALISTIC)));
+    expect((await converted.json()).response.result.status).toBe("Success");
+    expect(inFlight.heldBytes).toBe(0);
+  });
+
+  it("answers 429 at once to a body that turns out to hold more than the room left, and converts it once there is room", async () => {
+    const cap = 2 * heldBy(DENSE);
+    const { app, inFlight } = webhook({ ...LIMITS, CRDSHIFT_MAX_BYTES_IN_FLIGHT: String(cap) });
+    // Room for the body's length, not for what it holds.
+    const other = inFlight.tryReserve(cap - heldBy(DENSE) / 2)!;
+    const busy = await app.request(request(DENSE, bytes(DENSE)));
+    expect(busy.status).toBe(429);
+    expect(busy.headers.get("retry-after")).toBe("1");
+    expect(inFlight.heldBytes).toBe(cap - heldBy(DENSE) / 2);
+    other.release();
+    const again = await app.request(request(DENSE, bytes(DENSE)));
+    expect((await again.json()).response.result.status).toBe("Success");
+    expect(inFlight.heldBytes).toBe(0);
+  });
+
+  it("holds what the body's shape says while it converts, and /healthz answers meanwhile", async () => {
+    let release!: () => void;
+    const converting = new Promise<void>((resolve) => (release = resolve));
+    let seen = -1;
+    const loose = z.looseObject({});
+    const slow = createRegistry([
+      defineKind({
+        group: "example.com",
+        kind: "CronTab",
+        versions: { v1beta1: loose, v1: loose },
+        converters: {
+          v1beta1: {
+            v1: async (object) => {
+              seen = made.inFlight.heldBytes;
+              await converting;
+              return object;
+            },
+          },
+          v1: { v1beta1: (object) => object },
+        },
+      }),
+    ]);
+    const made = createWebhook({ registry: slow, config: readConfig(LIMITS), log: () => {} });
+    const answered = made.app.request(request(DENSE, bytes(DENSE)));
+    await vi.waitFor(() => expect(seen).toBeGreaterThanOrEqual(0));
+    expect(seen).toBe(heldBy(DENSE));
+    expect(seen).toBeGreaterThan(20 * bytes(DENSE));
+    expect((await made.app.request("http://crdshift.test/healthz")).status).toBe(200);
+    release();
+    expect((await (await answered).json()).response.result.status).toBe("Success");
+    expect(made.inFlight.heldBytes).toBe(0);
   });
 });

@@ -73,6 +73,7 @@ describe("a body over a limit is refused before its tree is built", () => {
     const { app } = testApp({ env: { CRDSHIFT_MAX_OBJECTS: "1000" } });
     const body = envelope(Array(400_000).fill("{}").join(","));
     const { res, lengths } = await parsedLengths(app, body);
+    expect(lengths.length, "JSON.parse was never called").toBeGreaterThan(0);
     expect(Math.max(...lengths)).toBeLessThan(200);
     expect(res.status).toBe(200);
     expect((await res.json()).response).toEqual({
@@ -89,6 +90,7 @@ describe("a body over a limit is refused before its tree is built", () => {
       env: { CRDSHIFT_MAX_OBJECTS: "1000", CRDSHIFT_MAX_OBJECT_BYTES: String(300 * 1024 * 1024) },
     });
     const { res, lengths } = await parsedLengths(app, envelope(Array(400_000).fill("{}").join(",")));
+    expect(lengths.length, "JSON.parse was never called").toBeGreaterThan(0);
     expect(Math.max(...lengths)).toBeLessThan(200);
     expect((await res.json()).response.result.message).toMatch(/^the review holds 400000 objects/);
   });
@@ -98,6 +100,7 @@ describe("a body over a limit is refused before its tree is built", () => {
     const small = cronTab("v1beta1", "small", { hostPort: "h:1" });
     const big = cronTab("v1beta1", "big", { hostPort: "h:1", items: Array(2000).fill({}) });
     const { res, lengths } = await parsedLengths(app, wire(review("example.com/v1", [small, big])));
+    expect(lengths.length, "JSON.parse was never called").toBeGreaterThan(0);
     expect(Math.max(...lengths)).toBeLessThan(400);
     expect((await res.json()).response.result.message).toBe(
       `object 1 (default/big, uid uid-big) is ${JSON.stringify(big).length} bytes, over this webhook's limit of 5000 per object (CRDSHIFT_MAX_OBJECT_BYTES)`,

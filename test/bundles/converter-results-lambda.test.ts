@@ -40,16 +40,27 @@ afterAll(async () => {
 });
 
 describe("the Lambda bundle, with converters that misbehave", () => {
-  for (const { kind, result, objects } of PLATFORM_CASES) {
+  for (const { kind, result, failure, objects } of PLATFORM_CASES) {
     it(`${kind}: the reply of the engine's test`, async () => {
       const body = JSON.stringify(platformReview(kind));
       const reply = await lambda.invoke(functionUrlEvent({ path: `/convert/${TOKEN}`, body }));
       expect(reply.statusCode).toBe(200);
-      const { response } = JSON.parse(reply.body) as { response: { result: unknown; convertedObjects?: unknown[] } };
-      expect(response.result).toEqual(result);
+      const { response } = JSON.parse(reply.body) as {
+        response: { result: { status: string; message?: string }; convertedObjects?: unknown[] };
+      };
+      if (failure)
+        expect([response.result.status, response.result.message]).toEqual(["Failure", expect.stringMatching(failure)]);
+      else expect(response.result).toEqual(result);
       expect(response.convertedObjects).toEqual(objects);
     });
   }
+
+  it("still converts in the same process after them all", async () => {
+    const body = JSON.stringify(platformReview("Cached"));
+    const reply = await lambda.invoke(functionUrlEvent({ path: `/convert/${TOKEN}`, body }));
+    const { response } = JSON.parse(reply.body) as { response: { result: unknown; convertedObjects?: unknown[] } };
+    expect(response).toMatchObject({ result: { status: "Success" }, convertedObjects: PLATFORM_CASES[0]!.objects });
+  });
 
   it("logs the converters' failures as theirs (warn, converter-error), never as crdshift's internal error", async () => {
     const lines = () =>
@@ -58,9 +69,15 @@ describe("the Lambda bundle, with converters that misbehave", () => {
         .split("\n")
         .map((line) => JSON.parse(line.slice(line.indexOf("{"))) as { level?: string; cause?: string });
     // The process's log lines travel a pipe of their own: they may arrive after its replies.
-    await vi.waitFor(() => expect(lines().filter((line) => line.cause === "converter-error")).toHaveLength(2), {
-      timeout: 10_000,
-    });
+    const failing = PLATFORM_CASES.filter(
+      ({ result, failure }) => failure ?? (result as { status: string }).status === "Failure",
+    );
+    await vi.waitFor(
+      () => expect(lines().filter((line) => line.cause === "converter-error")).toHaveLength(failing.length),
+      {
+        timeout: 10_000,
+      },
+    );
     expect(lines().some((line) => line.cause === "internal-error" || line.level === "error")).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it, vi } from "vitest";
 import { decodeJson } from "../../src/json/codec";
 import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
 import { DEEP_TREES, deepConverted, deepReview } from "../deep-reviews";
@@ -179,18 +179,19 @@ describe("the built Lambda bundle behind a function URL", () => {
     failing.request = { ...failing.request, uid: "failing-review-uid", desiredAPIVersion: "example.com/v9" };
     await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) }));
     await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(failing) }));
-    const out = await new Promise<string>((resolve) => setTimeout(() => resolve(lambda.stderr), 50));
-    const lines = out
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l));
-    expect(
-      lines.some(
-        (l) =>
-          l.msg === "review converted" && l.uid === "failing-review-uid" && l.objects === 2 && l.result === "failure",
-      ),
-    ).toBe(true);
-    // Successful reviews are counted by the metrics (EMF), not logged line by line.
+    const failedLine = (l: any) =>
+      l.msg === "review converted" && l.uid === "failing-review-uid" && l.objects === 2 && l.result === "failure";
+    const parsed = () =>
+      lambda.stderr
+        .trim()
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l));
+    await vi.waitFor(() => expect(parsed().some(failedLine)).toBe(true), { timeout: 10_000, interval: 20 });
+    const out = lambda.stderr;
+    const lines = parsed();
+    // Successful reviews are counted by the metrics (EMF), not logged line by line: the
+    // successful review came first, so its line would be in already.
     expect(lines.some((l) => l.msg === "review converted" && l.result === "success")).toBe(false);
     expect(out).not.toContain(TOKEN);
     expect(out).not.toContain(NEXT);
@@ -199,13 +200,17 @@ describe("the built Lambda bundle behind a function URL", () => {
 
   it("writes metrics as bare EMF lines on stdout by default, which CloudWatch Logs can extract", async () => {
     await lambda.invoke(functionUrlEvent({ path, body: JSON.stringify(read("docs-v1.json")) }));
-    const lines = await new Promise<string[]>((resolve) =>
-      setTimeout(() => resolve(lambda.stdout.trim().split("\n")), 50),
-    );
+    const reviewDoc = () =>
+      lambda.stdout
+        .trim()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line))
+        .find((doc) => doc.ReviewLatency !== undefined && doc.From === "v1beta1");
+    await vi.waitFor(() => expect(reviewDoc()).toBeDefined(), { timeout: 10_000, interval: 20 });
+    const lines = lambda.stdout.trim().split("\n");
     for (const line of lines) expect(emfProblems(line)).toEqual([]);
-    const review = lines
-      .map((line) => JSON.parse(line))
-      .find((doc) => doc.ReviewLatency !== undefined && doc.From === "v1beta1");
+    const review = reviewDoc();
     expect(review).toMatchObject({
       CRD: "CronTab.example.com",
       From: "v1beta1",

@@ -68,6 +68,7 @@ describe("the Lambda bundle with a shadow candidate", () => {
     ["never-settles", "timed-out"],
     ["slow", undefined],
     ["allocates", undefined],
+    ["floods", "failed"],
   ])("hands back the same results when the candidate %s", async (candidate, failure) => {
     const shadowed = await results({ CRDSHIFT_SHADOW_SAMPLE: "1", TEST_CANDIDATE: candidate }, bundles.shadow);
     expect(shadowed.replies).toEqual((await results({}, bundles.plain)).replies);

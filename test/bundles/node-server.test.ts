@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
+import { until } from "../until";
 
 /** The built `npm start` server (build/node/index.mjs), as a process on 127.0.0.1. */
 const SERVER = fileURLToPath(new URL("../../build/node/index.mjs", import.meta.url));
@@ -47,11 +48,6 @@ function jsonLines(text: string): Array<Record<string, unknown>> {
     .split("\n")
     .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line));
-}
-
-/** Polls until `done()` holds, for at most 10 s: a wait for an event, not a timing. */
-async function until(done: () => boolean): Promise<void> {
-  for (let waited = 0; !done() && waited < 10_000; waited += 20) await sleep(20);
 }
 
 /** Writes raw bytes on a fresh connection, then ends it (half-close) or drops it. */

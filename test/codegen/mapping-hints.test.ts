@@ -29,12 +29,23 @@ const crd = readCrds(
           target: { type: "string", description: "The host to probe." },
           mode: { type: "string", enum: ["Fast", "Slow"] },
           count: { type: "integer" },
+          cohort: { type: "string" },
+          replicas: { type: "integer" },
+          remediationTemplate: { type: "object", properties: { name: { type: "string" } } },
+          port: { type: "integer" },
         }),
         version("v1", true, {
           policy: { type: "object", properties: { maxUnhealthy: { type: "string" } } },
           endpoint: { type: "string", description: "The host to probe." },
           mode: { type: "string", enum: ["fast", "slow"] },
           total: { type: "boolean" },
+          cohortName: { type: "string" },
+          replicaCount: { type: "integer" },
+          remediation: {
+            type: "object",
+            properties: { templateRef: { type: "object", properties: { name: { type: "string" } } } },
+          },
+          portName: { type: "string" },
         }),
       ],
     },
@@ -50,9 +61,17 @@ describe("init's mapping suggestions", () => {
     expect(files.kind).toContain('//       "spec.maxUnhealty": "spec.policy.maxUnhealthy",');
     expect(files.kind).toContain('//       "spec.target": "spec.endpoint",');
     expect(files.kind).toContain('//       "spec.mode": { Fast: "fast", Slow: "slow" },');
+    // One name the other with a word more, of the same type; an object not with its new parent.
+    expect(files.kind).toContain('//       "spec.cohort": "spec.cohortName",');
+    expect(files.kind).toContain('//       "spec.replicas": "spec.replicaCount",');
+    expect(files.kind).not.toMatch(/"spec\.remediationTemplate": "spec\.remediation"/);
     // Different types are not paired.
     expect(files.kind).not.toContain('"spec.count"');
-    expect(files.kind).toContain("A mapping() for part of it is suggested above defineKind.");
+    expect(files.kind).not.toContain('"spec.port"');
+    // Wrapped where the lines fall: read as one text.
+    expect(files.kind.replace(/\n\s*\/\/ /g, " ")).toContain(
+      "A mapping() for part of it is suggested above defineKind.",
+    );
   });
 
   it("compile and load once uncommented: the paths are the schemas' own", async () => {
@@ -64,8 +83,12 @@ describe("init's mapping suggestions", () => {
     const module = (await import(join(scratch.dir, files.kindFile))) as {
       v1alpha1ToV1: { up: (object: unknown) => unknown };
     };
-    expect(module.v1alpha1ToV1.up({ spec: { maxUnhealty: "2", target: "h", mode: "Fast", count: 1 } })).toEqual({
-      spec: { policy: { maxUnhealthy: "2" }, endpoint: "h", mode: "fast", count: 1 },
+    expect(
+      module.v1alpha1ToV1.up({
+        spec: { maxUnhealty: "2", target: "h", mode: "Fast", count: 1, cohort: "c", replicas: 2 },
+      }),
+    ).toEqual({
+      spec: { policy: { maxUnhealthy: "2" }, endpoint: "h", mode: "fast", count: 1, cohortName: "c", replicaCount: 2 },
     });
   });
 });

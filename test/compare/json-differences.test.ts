@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonDifferences } from "../../src/compare/json-differences";
+import { DifferenceWalk, jsonDifferences } from "../../src/compare/json-differences";
 
 describe("jsonDifferences", () => {
   it("names every differing leaf by its path as crdshift prints paths, with both values", () => {
@@ -60,5 +61,48 @@ describe("jsonDifferences", () => {
     expect(jsonDifferences(a, b).map((d) => d.path)).toEqual(["x", "y", "list[1]", "empty"]);
     const accepted = jsonDifferences(a, b, { accepts: (d) => d.path === "empty" || d.path === "x" });
     expect(accepted.map((d) => d.path)).toEqual(["y", "list[1]"]);
+  });
+});
+
+describe("DifferenceWalk", () => {
+  const TWO_MILLION = 2_000_000;
+
+  it("stops at its limit after as many steps as it compared, however long the list behind", () => {
+    const walk = new DifferenceWalk({ items: [] }, { items: new Array<number>(TWO_MILLION).fill(0) }, { limit: 11 });
+    expect(walk.advance(Number.POSITIVE_INFINITY)).toBe(true);
+    expect(walk.found.map((d) => d.path)).toEqual(Array.from({ length: 11 }, (_, i) => `items[${i}]`));
+    // The root, the list, and the eleven items: nothing past the last difference it reports.
+    expect(walk.steps).toBe(13);
+  });
+
+  it("compares no more pairs than each slice allows, and picks up where it stopped", () => {
+    const items = Array.from({ length: TWO_MILLION }, (_, i) => i);
+    const walk = new DifferenceWalk({ items }, { items: [...items.slice(0, -1), -1] });
+    expect(walk.advance(10_000)).toBe(false);
+    expect(walk.steps).toBe(10_000);
+    expect(walk.found).toEqual([]);
+    expect(walk.advance(Number.POSITIVE_INFINITY)).toBe(true);
+    // The root, its field on each side, and every item.
+    expect(walk.steps).toBe(TWO_MILLION + 3);
+    expect(walk.found).toEqual([{ path: `items[${TWO_MILLION - 1}]`, baseline: TWO_MILLION - 1, candidate: -1 }]);
+  });
+
+  it("counts the candidate's fields the baseline also has, so an object of many fields is work too", () => {
+    const fields = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`f${i}`, i]));
+    const walk = new DifferenceWalk(fields, { ...fields });
+    walk.advance(Number.POSITIVE_INFINITY);
+    expect(walk.steps).toBe(2_001);
+  });
+
+  it("finds the same differences in the same order in slices of any size as in one go", () => {
+    const json = fc.jsonValue({ maxDepth: 4 });
+    fc.assert(
+      fc.property(json, json, fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 20 }), (a, b, slice, limit) => {
+        const walk = new DifferenceWalk(a, b, { limit });
+        while (!walk.advance(slice));
+        expect(walk.found).toEqual(jsonDifferences(a, b, { limit }));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -224,13 +224,17 @@ function nested(depth: number): unknown {
 
 describe("the cases the Workers and Lambda tests run", () => {
   const limits = readConfig({});
-  for (const { kind, result, objects } of PLATFORM_CASES) {
+  for (const { kind, result, failure, objects } of PLATFORM_CASES) {
     it(kind, async () => {
       const outcome = await convertBody(platformRegistry(), JSON.stringify(platformReview(kind)), { limits });
       expect(outcome.ok).toBe(true);
       const reply = JSON.parse(outcome.ok ? outcome.text : "{}").response;
-      expect(reply.result).toEqual(result);
+      if (failure)
+        expect([reply.result.status, reply.result.message]).toEqual(["Failure", expect.stringMatching(failure)]);
+      else expect(reply.result).toEqual(result);
       expect(reply.convertedObjects).toEqual(objects);
+      // A converter's fault, whatever it returned or threw: never crdshift's.
+      if (outcome.ok && outcome.failure) expect(outcome.failure.cause).toBe("converter-error");
     });
   }
 });

@@ -86,14 +86,43 @@ export function cachingConverter(withMetadata: boolean): AnyConverter {
 }
 
 /**
+ * `levels` objects, each holding the next one twice (`{a: next, b: next}`): small in memory,
+ * 2^levels paths as JSON writes it.
+ */
+export function sharedBomb(levels: number): Record<string, unknown> {
+  let node: Record<string, unknown> = { leaf: "x" };
+  for (let i = 0; i < levels; i++) node = { a: node, b: node };
+  return node;
+}
+
+/** A proxy whose every trap throws (what it throws, the proxy itself). */
+export function hostileProxy(): object {
+  const traps: ProxyHandler<object> = {};
+  const proxy: object = new Proxy(
+    {},
+    new Proxy(traps, {
+      get: () => () => {
+        throw proxy;
+      },
+    }),
+  );
+  return proxy;
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const NAME_A = (kind: string) => `object 0 (ns/a, uid uid-a) ${kind} ${GROUP}/v1 -> ${GROUP}/v2`;
+
+/**
  * What the Workers and Lambda tests run too, each kind's v1 -> v2 converter one misbehaviour,
  * in one registry (a Lambda bundle is built from it): the review to send, and the reply's
- * `result` and objects it must come to, as in the engine's test.
+ * `result` and objects it must come to, as in the engine's test; or, where the words depend on
+ * where a count runs out, a Failure whose message matches `failure`.
  */
 export const PLATFORM_CASES: Array<{
   kind: string;
   convert: () => AnyConverter;
-  result: unknown;
+  result?: unknown;
+  failure?: RegExp;
   objects?: unknown[];
 }> = [
   {
@@ -149,6 +178,46 @@ export const PLATFORM_CASES: Array<{
     result: {
       status: "Failure",
       message: `object 0 (ns/a, uid uid-a) ThrowingProxy ${GROUP}/v1 -> ${GROUP}/v2: the converter's result could not be read at spec: TypeError: no keys here`,
+    },
+  },
+  {
+    // Nothing in memory but a length: walked or written as JSON, it ends the process.
+    kind: "SparseList",
+    convert: () => (object) => ({ ...object, spec: { items: new Array(2e8) } }),
+    result: {
+      status: "Failure",
+      message: `${NAME_A("SparseList")}: the converter's result holds a list of 200000000 items at spec.items, more than fit in 3145728 bytes of JSON, this webhook's limit per object (CRDSHIFT_MAX_OBJECT_BYTES)`,
+    },
+  },
+  {
+    // 25 objects; 2^24 paths.
+    kind: "SharedBomb",
+    convert: () => {
+      const bomb = sharedBomb(24);
+      return (object) => ({ ...object, spec: bomb });
+    },
+    failure: new RegExp(
+      `^${escaped(`${NAME_A("SharedBomb")}: the converter's result passes 3145728 bytes of JSON at spec`)}` +
+        `(\\.[ab]){1,24}` +
+        `${escaped(", this webhook's limit per object (CRDSHIFT_MAX_OBJECT_BYTES), an object counted at every place it appears")}$`,
+    ),
+  },
+  {
+    kind: "ThrowsNullPrototype",
+    convert: () => () => {
+      throw Object.create(null);
+    },
+    result: {
+      status: "Failure",
+      message: `${NAME_A("ThrowsNullPrototype")}: the converter threw an object that cannot be converted to a string ([object Object])`,
+    },
+  },
+  {
+    kind: "RejectsHostileProxy",
+    convert: () => () => Promise.reject(hostileProxy()),
+    result: {
+      status: "Failure",
+      message: `${NAME_A("RejectsHostileProxy")}: the converter threw an object that cannot be converted to a string`,
     },
   },
 ];

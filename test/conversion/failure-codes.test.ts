@@ -46,6 +46,8 @@ interface Case {
   convert?: Convert;
   limits?: Partial<ReturnType<typeof readConfig>>;
   pastDeadline?: boolean;
+  /** A clock that passes the deadline once the review has begun. */
+  clockRunsOut?: boolean;
 }
 
 // A converter whose error says what a different failure would say: the words must not matter.
@@ -60,6 +62,13 @@ const CASES: Record<Exclude<FailureCode, "internal-error">, Case> = {
   },
   "result-not-object": { objects: [gauge()], convert: () => null },
   "result-unreadable": { objects: [gauge()], convert: (object) => ({ ...object, spec: { size: Number.NaN } }) },
+  // A list's length is judged before its items are read: this one is never walked.
+  "result-too-large": { objects: [gauge()], convert: (object) => ({ ...object, spec: { list: new Array(2e8) } }) },
+  "result-too-slow": {
+    objects: [gauge()],
+    convert: (object) => ({ ...object, spec: { size: 1, note: "x".repeat(16 * 1024) } }),
+    clockRunsOut: true,
+  },
   "result-schema-mismatch": { objects: [gauge()], convert: (object) => ({ ...object, spec: { size: "3" } }) },
   "result-unprintable": {
     objects: [gauge({ metadata: { name: "g", managedFields: [{ manager: "m" }] } })],
@@ -103,6 +112,12 @@ const CASES: Record<Exclude<FailureCode, "internal-error">, Case> = {
     objects: [gauge({ spec: { size: 1, note: "x".repeat(4096) } })],
     limits: { replyLimitBytes: 1024 },
   },
+  // Two objects of 1,000 `{}` each: within the size limit, but scanned (the body is over a third
+  // of it) and estimated to hold far more than 100 kB.
+  "review-too-large": {
+    objects: [gauge({ spec: { items: Array(1000).fill({}) } }), gauge({ spec: { items: Array(1000).fill({}) } })],
+    limits: { maxObjectBytes: 8192, maxBytesInFlight: 100_000 },
+  },
 };
 
 /** `{"d":{"d":…{}…}}`, as text: JSON.stringify would run out of stack first. */
@@ -128,7 +143,12 @@ function deepRegistry() {
 async function failureOf(code: FailureCode, one: Case) {
   const limits = { ...readConfig({}), ...one.limits };
   const text = one.text ?? reviewText(one.objects ?? [], one.desired);
-  const budget = one.pastDeadline ? { deadline: 0, budgetMs: 1, now: () => 1 } : undefined;
+  let reads = 0;
+  const budget = one.pastDeadline
+    ? { deadline: 0, budgetMs: 1, now: () => 1 }
+    : one.clockRunsOut
+      ? { deadline: 10, budgetMs: 10, now: () => (reads++ === 0 ? 0 : 20) }
+      : undefined;
   const registered = code === "nested-too-deeply" ? deepRegistry() : registry(one.convert);
   const outcome = await convertBody(registered, text, { limits, budget });
   if (!outcome.ok) throw new Error(`rejected as ${outcome.reason}: ${outcome.message}`);

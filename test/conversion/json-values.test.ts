@@ -44,7 +44,10 @@ describe("copyJson", () => {
 describe("a converter's result holding NaN or ±Infinity (converter-result.ts)", () => {
   const refused = (spec: unknown) => {
     try {
-      readResult({ spec }, { last: true, held: undefined, step: "", maxDepth: 1_000_000 });
+      readResult(
+        { spec },
+        { last: true, held: undefined, step: "", limits: { maxDepth: 1_000_000, maxBytes: 1 << 30 } },
+      );
       return false;
     } catch (error) {
       return (

@@ -11,9 +11,10 @@ import { listeningOn, offlineEnv, run } from "./run";
 
 /**
  * What a CRD author does with crdshift, in a fresh project outside this repository: it depends on
- * the tarball `npm pack` makes (installed offline but for the npm registry, from npm's cache
- * where it can), defines a kind with the public API only (test/e2e/user-project/), type-checks
- * it under `tsc --init`'s settings and under `moduleResolution: bundler`, proves it with its own
+ * the tarball `npm run tarball` makes (installed offline but for the npm registry, from npm's
+ * cache where it can), defines a kind with the public API only (test/e2e/user-project/),
+ * type-checks it under `tsc --init`'s settings, under `moduleResolution: bundler` and, every
+ * declaration checked, under nodenext over every subpath, proves it with its own
  * vitest run, serves it on Node, in workerd and as a Lambda function URL handler, synthesizes
  * the CDK construct and reads the result with the CDK CLI, and runs `npx crdshift check`.
  * The tools a user adds with `npm install -D` (typescript, vitest, wrangler, the CDK) are this
@@ -65,9 +66,11 @@ beforeAll(async () => {
   }
   dir = mkdtempSync(join(tmpdir(), "crdshift-user-"));
   project = join(dir, "my-crds");
-  // --ignore-scripts: the package is built already (npm test builds it before vitest starts);
-  // building again here would rewrite dist/ under the other tests' feet.
-  const pack = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], { cwd: root });
+  // As the README packs it: from a copy of the built package (npm test builds it before vitest
+  // starts), with a package.json that has no scripts; nothing rebuilds dist/ under the other tests.
+  const pack = await run("npm", ["run", "tarball", "--silent", "--", "--json", "--pack-destination", dir], {
+    cwd: root,
+  });
   const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   packed = info!.files.map((f) => f.path);
   cpSync(fileURLToPath(new URL("user-project", import.meta.url)), project, { recursive: true });
@@ -96,6 +99,10 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     expect(
       packed.filter((path) => !/^(dist\/|bin\/crdshift\.mjs$|package\.json$|README\.md$|LICENSE$)/.test(path)),
     ).toEqual([]);
+    // No install script for npm to warn every user about, nor the repository's other scripts.
+    const manifest = JSON.parse(readFileSync(join(project, "node_modules/crdshift/package.json"), "utf8"));
+    expect(manifest.scripts).toBeUndefined();
+    expect(manifest.bin).toEqual({ crdshift: "bin/crdshift.mjs" });
   });
 
   it("imports every subpath in plain node, with nothing but the package's dependencies and zod installed", async () => {
@@ -125,6 +132,18 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     await inProject(["run", "typecheck"]);
     await npx(["tsc", "-p", "tsconfig.bundler.json"]);
   });
+
+  // Its own test: with aws-cdk-lib's declarations checked too, minutes on a loaded machine.
+  it(
+    "type-checks every subpath under nodenext, strict, with every declaration checked (skipLibCheck off)",
+    { timeout: 900_000 },
+    async () => {
+      // nodenext reads crdshift's declarations as Node resolves them: every specifier a file.
+      const { stdout } = await npx(["tsc", "-p", "tsconfig.nodenext.json", "--listFilesOnly"]);
+      expect(stdout).toMatch(/node_modules\/crdshift\/dist\/types\/platforms\/aws-cdk\/aws-cdk\.d\.ts/);
+      await npx(["tsc", "-p", "tsconfig.nodenext.json"]);
+    },
+  );
 
   it("proves the kind with assertRoundTrips in its own vitest run", async () => {
     const { stdout } = await inProject(["test"]);

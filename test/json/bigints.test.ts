@@ -1,13 +1,11 @@
-import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BIGINT_SPELLING, stringifyWithBigInts } from "../../src/json/bigints";
-import { lambdaRuntimeNode } from "../bundles/lambda-runtime-node";
-import { runBundled } from "../bundles/run-bundled";
 import { deepDocuments, documents, printings, printsAsExpected, swapStrays } from "./bigint-documents";
 
 // Node 20 has no JSON.rawJSON: the marked spelling is the one that runs here; the raw one runs
-// inside workerd (test/workers/json-bigints.test.ts) and on the Lambda runtime's Node (below).
+// inside workerd (test/workers/json-bigints.test.ts) and on the Lambda runtime's Node
+// (lambda-runtime-json.test.ts).
 const noRawJson = `JSON.rawJSON is missing in Node ${process.version}: this runtime prints bigints through marked strings only`;
 
 describe("integers beyond 2^53 are written back byte-exact", () => {
@@ -48,26 +46,5 @@ describe("integers beyond 2^53 are written back byte-exact", () => {
   it("values that are not plain data print with bigints swapped in place as through BigInt.prototype.toJSON", (context) => {
     if (BIGINT_SPELLING !== "raw-json") context.skip(noRawJson);
     expect(swapStrays()).toEqual([]);
-  });
-
-  it("on the Lambda runtime's Node (22): through JSON.rawJSON, the same bytes as through marked strings, bigints swapped in place or not, on documents and on values that are not plain data", async () => {
-    const node = lambdaRuntimeNode();
-    const run = await runBundled(
-      node,
-      `
-            import fc from "fast-check";
-            import { BIGINT_SPELLING } from "../../src/json/bigints";
-            import { deepDocuments, documents, printings, printsAsExpected, swapStrays } from "./bigint-documents";
-            if (BIGINT_SPELLING !== "raw-json") throw new Error("JSON.rawJSON is missing in Node " + process.version);
-            fc.assert(printsAsExpected(documents, { ...printings("raw-json"), ...printings("marked") }), { numRuns: 1000 });
-            const strays = swapStrays();
-            if (strays.length > 0) throw new Error(strays.join("; "));
-            fc.assert(printsAsExpected(deepDocuments(10_000), {}, true), { numRuns: 10 });
-            process.stdout.write("agreed on " + process.version);
-          `,
-      fileURLToPath(new URL(".", import.meta.url)),
-    );
-    expect(run.stderr).toBe("");
-    expect(run.stdout).toMatch(/^agreed on v22\./);
   });
 });

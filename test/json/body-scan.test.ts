@@ -139,4 +139,22 @@ describe("the body scan", () => {
       { numRuns: 300 },
     );
   });
+
+  it("counts the objects and arrays a parsed tree holds, and the commas and colons outside strings", () => {
+    const containersOf = (value: unknown): number =>
+      typeof value === "object" && value !== null
+        ? 1 + Object.values(value).reduce((sum: number, item) => sum + containersOf(item), 0)
+        : 0;
+    const separatorsOf = (text: string) => text.replace(/"(?:[^"\\]|\\.)*"/g, "").replace(/[^,:]/g, "").length;
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.boolean(), (value, indent) => {
+        const text = JSON.stringify(value, null, indent ? 2 : undefined);
+        const { containers, separators } = scanBody(text);
+        expect(containers).toBe(containersOf(JSON.parse(text)));
+        expect(separators).toBe(separatorsOf(text));
+      }),
+      { numRuns: 500 },
+    );
+    expect(scanBody('[{},{"a":[1,2]},":,"]')).toMatchObject({ containers: 4, separators: 4 });
+  });
 });

@@ -67,6 +67,24 @@ describe("bytes in flight", () => {
     expect(inFlight.heldBytes).toBe(0);
   });
 
+  it("resizes a lease to what its body turned out to hold: fewer gives room back and lets waiting requests in, more only if it fits", async () => {
+    const inFlight = createBytesInFlight({ capBytes: 100 });
+    const lease = inFlight.tryReserve(60)!;
+    const waiting = inFlight.reserve(50);
+    expect(lease.resize(30)).toBe(true);
+    const admitted = await waiting;
+    expect(admitted).toBeDefined();
+    expect(inFlight.heldBytes).toBe(80);
+    expect(lease.resize(51)).toBe(false);
+    expect(inFlight.heldBytes).toBe(80);
+    expect(lease.resize(50)).toBe(true);
+    expect(inFlight.heldBytes).toBe(100);
+    lease.release();
+    expect(lease.resize(10)).toBe(false);
+    admitted!.release();
+    expect(inFlight.heldBytes).toBe(0);
+  });
+
   it("counts a streamed body as it grows, refusing the chunk that would pass the cap", () => {
     const inFlight = createBytesInFlight({ capBytes: 100 });
     const other = inFlight.tryReserve(30)!;

@@ -87,9 +87,12 @@ describe("serve(registry, { shadow })", () => {
     }
   });
 
-  it("answers the same bytes with a hostile candidate as without one", async () => {
+  it.each([
+    ["allocates 32 MB an object", () => hostile.allocates(32)],
+    ["answers with 2,000,000 items", () => hostile.floods(2_000_000)],
+  ])("answers the same bytes as without a candidate when the candidate %s", async (_, candidate) => {
     const plain = serve(registry, { ...quiet, env: {} });
-    const shadowed = serve(registry, { ...quiet, env: { CRDSHIFT_SHADOW_SAMPLE: "1" }, shadow: hostile.allocates(32) });
+    const shadowed = serve(registry, { ...quiet, env: { CRDSHIFT_SHADOW_SAMPLE: "1" }, shadow: candidate() });
     const [a, b] = await Promise.all([plain.listening, shadowed.listening]);
     try {
       const failing = docsV1.replace('"localhost:1234"', '"no port"');
@@ -101,4 +104,36 @@ describe("serve(registry, { shadow })", () => {
       await Promise.all([plain.close(), shadowed.close()]);
     }
   });
+
+  it("answers a review that arrives while a shadow compares two large lists before the comparison ends", async () => {
+    const captured = stdoutLines();
+    const review = JSON.parse(docsV1);
+    const probe = JSON.stringify({ ...review, request: { ...review.request, objects: [review.request.objects[0]] } });
+    const large = JSON.stringify({
+      ...review,
+      request: { ...review.request, objects: [{ ...review.request.objects[0], items: new Array(400_000).fill(7) }] },
+    });
+    let port = 0;
+    let probed: Promise<string> | undefined;
+    let shadowEndedFirst: boolean | undefined;
+    // The candidate sends a review of its own as it converts: it arrives while the shadow runs.
+    const candidate = hostile.answers((converted) => {
+      probed ??= post(port, probe).then((reply) => {
+        shadowEndedFirst = captured.lines.some((line) => line.includes('"shadow difference"'));
+        return reply;
+      });
+      const { port: dropped, ...rest } = converted;
+      return dropped === undefined ? converted : rest;
+    });
+    const server = serve(registry, { ...quiet, env: { CRDSHIFT_SHADOW_SAMPLE: "1" }, shadow: candidate });
+    ({ port } = await server.listening);
+    try {
+      await post(port, large);
+      await vi.waitFor(() => expect(captured.lines.join("")).toContain('"shadow difference"'), { timeout: 20_000 });
+      expect(await probed).toMatch(/^200\n/);
+      expect(shadowEndedFirst).toBe(false);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
 });

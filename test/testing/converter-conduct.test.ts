@@ -36,12 +36,35 @@ describe("converters are called as the apiserver may call them: again, and side 
     );
   });
 
+  it("flags a converter that throws, on its second call, a value that cannot be printed, and says what it threw", async () => {
+    let calls = 0;
+    const flaky = thing((object) => {
+      if (calls++ % 2 === 1) throw Object.create(null);
+      return object;
+    });
+    await expect(assertRoundTrips(flaky, { seed: 1 })).rejects.toThrow(
+      /the v2 -> v1 converter threw on a second call with the same input, not on the first: an object that cannot be converted to a string \(\[object Object\]\)/,
+    );
+  });
+
   it("flags a converter that returns the same object for different inputs", async () => {
     const shared: Record<string, unknown> = {};
     const identity = thing((object) => Object.assign(shared, object));
     await expect(assertRoundTrips(identity, { seed: 1 })).rejects.toThrow(
-      /the v2 -> v1 converter returned the same object for two inputs: it keeps state between conversions/,
+      /the v2 -> v1 converter returned the same object for two inputs that differ: it keeps state between conversions/,
     );
+  });
+
+  it("passes a converter that memoises its whole result by input: the engine copies each result", async () => {
+    const memo = new Map<string, object>();
+    const memoised = thing((object) => {
+      const key = JSON.stringify(object, (_, value: unknown) => (typeof value === "bigint" ? `${value}n` : value));
+      const known = memo.get(key) ?? Object.freeze({ ...object });
+      memo.set(key, known);
+      return known as typeof object;
+    });
+    await expect(assertRoundTrips(memoised, { seed: 1 })).resolves.toBeUndefined();
+    expect(memo.size).toBeGreaterThan(1);
   });
 
   it("flags a converter that answers differently when called again", async () => {

@@ -55,6 +55,7 @@ describe("in workerd, a Worker with a shadow candidate", () => {
     ["is slow", () => hostile.slow(20), undefined],
     ["allocates 32 MB an object", () => hostile.allocates(32), undefined],
     ["scribbles on its objects", hostile.scribbles, undefined],
+    ["answers with 2,000,000 items", () => hostile.floods(2_000_000), "failed"],
   ] as const)("answers as without it when the candidate %s", async (_, candidate, failure) => {
     const plain = await exchange(undefined, {}, review());
     const { reply, lines } = await exchange(candidate(), SHADOW, review());

@@ -2,6 +2,7 @@ import type { Registry } from "../../conversion";
 import { webhookUrlError } from "../crd-command";
 import { parseDocuments, readInput, readTextFile, reportFormat, UsageError } from "../io";
 import { loadRegistry } from "../load-registry";
+import { terminalText } from "../terminal-text";
 import { type ConversionSide, registrySide, urlSide, redactUrl } from "../webhook-call";
 import { runDiff, UnreachableError } from "./diff-objects";
 import { formatDiffJson, formatDiffText } from "./diff-report";
@@ -91,7 +92,7 @@ export async function diffCommand(
     return report.changed > 0 ? 1 : 0;
   } catch (error) {
     if (!(error instanceof UnreachableError)) throw error;
-    io.err(`crdshift diff: the baseline could not be called, nothing was compared: ${error.message}\n`);
+    io.err(`crdshift diff: the baseline could not be called, nothing was compared: ${terminalText(error.message)}\n`);
     return 1;
   } finally {
     baseline.close();

@@ -9,14 +9,20 @@ export interface Health {
   shadow?: { sample: number };
 }
 
-const HEALTH_TIMEOUT_MS = 5_000;
+/** The whole read, from connecting to the last byte: a server that drips bytes is not waited on. */
+export const HEALTH_DEADLINE_MS = 5_000;
 const MAX_HEALTH_BYTES = 64 * 1024;
 
 /**
  * The `/healthz` beside a webhook's `/convert` (same origin, same prefix), read with the trust the
- * probe uses. Any failure is undefined: health is a fact to show, not a check that can fail.
+ * probe uses, within `deadlineMs` and MAX_HEALTH_BYTES. Any failure is undefined: health is a
+ * fact to show, not a check that can fail.
  */
-export function readHealth(convertUrl: string, connection: Connection): Promise<Health | undefined> {
+export function readHealth(
+  convertUrl: string,
+  connection: Connection,
+  deadlineMs = HEALTH_DEADLINE_MS,
+): Promise<Health | undefined> {
   const url = new URL(convertUrl);
   const at = url.pathname.lastIndexOf("/convert");
   if (at < 0) return Promise.resolve(undefined);
@@ -27,18 +33,27 @@ export function readHealth(convertUrl: string, connection: Connection): Promise<
     const options = secure
       ? { rejectUnauthorized: !connection.acceptUntrusted, ...(connection.ca ? { ca: connection.ca } : {}) }
       : {};
-    const req = (secure ? https : http).get(url, { ...options, timeout: HEALTH_TIMEOUT_MS }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        body += chunk;
-        if (body.length > MAX_HEALTH_BYTES) req.destroy();
+    const settle = (health: Health | undefined) => {
+      clearTimeout(deadline);
+      req.destroy();
+      resolve(health);
+    };
+    const req = (secure ? https : http).get(url, options, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_HEALTH_BYTES) settle(undefined);
+        else chunks.push(chunk);
       });
-      res.on("end", () => resolve(res.statusCode === 200 ? parseHealth(body) : undefined));
-      res.on("error", () => resolve(undefined));
+      res.on("end", () =>
+        settle(res.statusCode === 200 ? parseHealth(Buffer.concat(chunks).toString("utf8")) : undefined),
+      );
+      res.on("error", () => settle(undefined));
     });
-    req.on("timeout", () => req.destroy());
-    req.on("error", () => resolve(undefined));
+    // A deadline, not an idle timeout: a byte every second would keep an idle one waiting forever.
+    const deadline = setTimeout(() => settle(undefined), deadlineMs);
+    req.on("error", () => settle(undefined));
   });
 }
 

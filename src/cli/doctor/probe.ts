@@ -4,12 +4,15 @@ import { registrySide, urlSide, APISERVER_TIMEOUT_MS, type TlsPeer, redactUrl } 
 import { readCaBundle } from "./ca-bundle";
 import type { CrdConfig } from "./crd-config";
 import { error, type Finding, info, warning } from "./finding";
-import { healthFindings, readHealth } from "./health";
+import { HEALTH_DEADLINE_MS, healthFindings, readHealth } from "./health";
 import { latencyFindings } from "./latency";
 import { chooseReviews, judgeReply } from "./probe-replies";
 import { probeTarget } from "./probe-target";
 import { sampleObjects } from "./sample-objects";
 import { tlsFindings, trustedBySystemRoots } from "./tls-checks";
+
+/** The probe's calls together take at most this many times one call's deadline. */
+const PROBE_CALL_TIMEOUTS = 2;
 
 export interface ProbeOptions {
   url: string;
@@ -51,9 +54,16 @@ export async function probe(
   const served = crd.versions
     .filter((version) => version.served && definition.versions.has(version.name))
     .map((version) => version.name);
+  // The side calls (health, a second handshake) wait no longer than a review may.
+  const sideDeadline = Math.min(HEALTH_DEADLINE_MS, options.timeoutMs ?? APISERVER_TIMEOUT_MS);
   const latencies: number[] = [];
   let tls: TlsPeer | undefined;
   let calls = 0;
+  const planned = served.length * (served.length - 1) * options.objectsPerPair;
+  // Each call has the apiserver's deadline; all of them together have this one, so that a
+  // webhook answering just inside it cannot hold the command for every call's worth.
+  const callTimeout = options.timeoutMs ?? APISERVER_TIMEOUT_MS;
+  const probeEnds = performance.now() + PROBE_CALL_TIMEOUTS * callTimeout;
   let pairs = 0;
   let replyProblems = 0;
   try {
@@ -75,6 +85,16 @@ export async function probe(
         );
         let reported = false;
         for (const { request, expected } of chosen) {
+          if (performance.now() > probeEnds) {
+            found.push(
+              warning(
+                "probe-stopped",
+                `stopped after ${calls} of ${planned} calls: together they took more than ${(PROBE_CALL_TIMEOUTS * callTimeout) / 1000} s`,
+                "find what makes calls slow (cold starts, converters, the network): the apiserver waits as long on every read",
+              ),
+            );
+            break probing;
+          }
           const result = await live.convert(request);
           calls++;
           if (result.callFailure !== undefined) {
@@ -112,7 +132,7 @@ export async function probe(
         now: options.now,
       }),
     );
-    if (ca !== undefined && tls.authorized && (await trustedBySystemRoots(target))) {
+    if (ca !== undefined && tls.authorized && (await trustedBySystemRoots(target, sideDeadline))) {
       found.push(
         warning(
           "cabundle-pins-public-ca",
@@ -124,7 +144,9 @@ export async function probe(
   }
   found.push(...latencyFindings(latencies));
   if (calls > 0)
-    found.push(...healthFindings(await readHealth(options.url, { acceptUntrusted: true, ...(ca ? { ca } : {}) })));
+    found.push(
+      ...healthFindings(await readHealth(options.url, { acceptUntrusted: true, ...(ca ? { ca } : {}) }, sideDeadline)),
+    );
   if (served.length < 2) {
     found.push(
       info(

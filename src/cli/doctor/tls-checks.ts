@@ -104,10 +104,12 @@ export function trustedBySystemRoots(url: URL, timeoutMs = 10_000): Promise<bool
       minVersion: "TLSv1.2",
     });
     const done = (trusted: boolean) => {
+      clearTimeout(deadline);
       socket.destroy();
       resolve(trusted);
     };
-    socket.setTimeout(timeoutMs, () => done(false));
+    // A deadline for the whole handshake, not an idle timeout a dripping server keeps open.
+    const deadline = setTimeout(() => done(false), timeoutMs);
     socket.once("secureConnect", () => done(socket.authorized));
     socket.once("error", () => done(false));
   });

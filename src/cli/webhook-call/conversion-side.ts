@@ -1,3 +1,4 @@
+import { clip, REASON_LIMIT } from "../../json";
 import { createApp, readConfig } from "../../server";
 import { silentLogger } from "../../log";
 import type { Registry } from "../../conversion";
@@ -37,8 +38,10 @@ export function urlSide(name: string, url: string, connection: Connection = {}):
           elapsedMs: result.elapsedMs,
           callFailure: result.failure,
         };
+      const verdict = checkReply(request.review, result.status, result.body, result.contentType);
       return {
-        verdict: checkReply(request.review, result.status, result.body, result.contentType),
+        // Kept per object and version by diff, and printed: a webhook's 40 MB Failure message is not.
+        verdict: verdict.ok ? verdict : { ok: false, error: clip(verdict.error, REASON_LIMIT) },
         elapsedMs: result.elapsedMs,
         status: result.status,
         ...(result.location ? { location: result.location } : {}),

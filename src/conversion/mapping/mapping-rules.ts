@@ -2,7 +2,7 @@ import type * as core from "zod/v4/core";
 import type { Schema } from "../converter";
 import type { FieldPathOf } from "./field-path-types";
 import { formatPath, parsePath, type Segment, splitAtItems } from "./field-paths";
-import { DefinitionError } from "../kind";
+import { DefinitionError } from "../definition-error";
 import { schemaPath } from "./schema-paths";
 
 /**
@@ -32,8 +32,19 @@ export interface FieldDefault {
   back?: "stash" | "drop";
 }
 
-/** An enum table: each value of the first version's field and the value it becomes. */
-export type EnumTable<Values extends string = string> = { readonly [V in Values]: string };
+/**
+ * A value of the first version that means the same as another one of its values, both becoming
+ * one value of the second (a deprecated alias: `Preempt` for `MayStopSearch`). The way back
+ * gives the other value, unless `back: "stash"` keeps the alias in the crdshift.io/stash
+ * annotation to give it back; `back: "lose"` declares the loss, which `crdshift check` reports.
+ */
+export interface EnumAlias {
+  alias: string;
+  back: "stash" | "lose";
+}
+
+/** An enum table: each value of the first version's field and the value it becomes, or an alias. */
+export type EnumTable<Values extends string = string> = { readonly [V in Values]: string | EnumAlias };
 
 /**
  * What mapping() is told, typed by the two versions' objects (`A`, `B`): paths are theirs, and
@@ -44,11 +55,15 @@ export interface MappingRules<A = unknown, B = unknown, E extends EnumValues = E
   rename?: { readonly [P in FieldPathOf<A>]?: FieldPathOf<B> };
   /**
    * Enum tables by the first version's path; the way back is the inverse, so a table must be
-   * one to one. A value the table does not name passes unchanged (an object stored before the
-   * CRD tightened its enum still converts), unless `enumFallbacks` gives one.
+   * one to one but for aliases (`{ alias, back }`). A value the table does not name passes
+   * unchanged (an object stored before the CRD tightened its enum still converts), unless
+   * `enumFallbacks` gives one.
    */
   enums?: { readonly [P in FieldPathOf<A>]?: P extends keyof E ? EnumTable<E[P][number]> : EnumTable };
-  /** The value for an enum value the table does not name, per direction (lossy: the check says so). */
+  /**
+   * The value for an enum value neither version declares, per direction (lossy: the check says
+   * so). Never for `""`, Go's unset, which passes unchanged.
+   */
   enumFallbacks?: { readonly [P in FieldPathOf<A>]?: { up?: string; down?: string } };
   /**
    * `up`: fields only the second version has, by its path; `down`: fields only the first
@@ -73,11 +88,16 @@ export interface Rename {
   to: Segment[];
 }
 export interface EnumRule {
-  /** The first version's path, and the second version's (after renames). */
+  /** The first version's path, and the second version's (after renames); `key` the first's, written. */
   a: Segment[];
   b: Segment[];
+  key: string;
   up: ReadonlyMap<string, string>;
   down: ReadonlyMap<string, string>;
+  /** The first version's aliases: each and whether the way back gives it back (from the stash). */
+  aliases: ReadonlyMap<string, { stash: boolean }>;
+  /** The values either version declares: a fallback is for none of them. */
+  declared: ReadonlySet<string>;
   fallbackUp: string | undefined;
   fallbackDown: string | undefined;
 }
@@ -140,23 +160,43 @@ export function compileRules(a: MappedVersion, b: MappedVersion, typed: MappingR
   const enums: EnumRule[] = Object.entries((rules.enums ?? {}) as Record<string, EnumTable>).map(([path, table]) => {
     const segments = parse(path, A.schema, "first");
     const bPath = renamedPath(path, rules.rename ?? {});
-    const up = new Map(Object.entries(table));
+    const up = new Map<string, string>();
     const down = new Map<string, string>();
-    for (const [from, to] of up) {
-      if (down.has(to))
-        fail(
-          `${path}: the enum table maps both ${JSON.stringify(down.get(to))} and ${JSON.stringify(from)} to ${JSON.stringify(to)}, so the way back could not tell them apart; a table must be one to one`,
-        );
-      down.set(to, from);
+    const aliases = new Map<string, { stash: boolean; to: string }>();
+    for (const [from, entry] of Object.entries(table)) {
+      if (typeof entry === "string") {
+        if (down.has(entry))
+          fail(
+            `${path}: the enum table maps both ${JSON.stringify(down.get(entry))} and ${JSON.stringify(from)} to ${JSON.stringify(entry)}, so the way back could not tell them apart; a table must be one to one (declare one of them an alias: { alias: ${JSON.stringify(entry)}, back: "stash" } or back: "lose")`,
+          );
+        down.set(entry, from);
+        up.set(from, entry);
+      } else {
+        if (typeof entry?.alias !== "string" || (entry.back !== "stash" && entry.back !== "lose"))
+          fail(`${path}: ${JSON.stringify(from)}: an alias is { alias: "value", back: "stash" } or back: "lose"`);
+        if (entry.back === "stash" && splitAtItems(segments).items.length > 0)
+          fail(
+            `${path}: ${JSON.stringify(from)}: an alias inside an array's items cannot be stashed; give it back: "lose"`,
+          );
+        up.set(from, entry.alias);
+        aliases.set(from, { stash: entry.back === "stash", to: entry.alias });
+      }
     }
+    for (const [from, { to }] of aliases)
+      if (!down.has(to))
+        fail(
+          `${path}: ${JSON.stringify(from)} is an alias of ${JSON.stringify(to)}, which no other value of the table becomes: map it to ${JSON.stringify(to)} as a plain entry`,
+        );
     const fallback = rules.enumFallbacks?.[path];
     for (const value of A.enums[path] ?? [])
-      if (!up.has(value) && fallback?.up === undefined)
-        fail(`${path}: the enum table has no entry for ${JSON.stringify(value)}, a value of the first version`);
-    for (const value of B.enums[bPath] ?? [])
-      if (!down.has(value) && fallback?.down === undefined)
+      if (!up.has(value))
         fail(
-          `${bPath}: nothing in the enum table becomes ${JSON.stringify(value)}, a value of the second version, so the way back has no entry for it (add one, or an enumFallbacks down)`,
+          `${path}: the enum table has no entry for ${JSON.stringify(value)}, a value of the first version (a fallback is for values neither version declares)`,
+        );
+    for (const value of B.enums[bPath] ?? [])
+      if (!down.has(value))
+        fail(
+          `${bPath}: nothing in the enum table becomes ${JSON.stringify(value)}, a value of the second version, so the way back has no entry for it (add one; an alias of the second version's is a mapping() written from it)`,
         );
     const allowed = B.enums[bPath];
     if (allowed)
@@ -168,8 +208,11 @@ export function compileRules(a: MappedVersion, b: MappedVersion, typed: MappingR
     return {
       a: segments,
       b: parse(bPath, B.schema, "second"),
+      key: path,
       up,
       down,
+      aliases,
+      declared: new Set([...(A.enums[path] ?? []), ...(B.enums[bPath] ?? []), ...up.keys(), ...down.keys()]),
       fallbackUp: fallback?.up,
       fallbackDown: fallback?.down,
     };

@@ -46,10 +46,37 @@ export function mapping<const From extends MappedVersion, const To extends Mappe
   rules: MappingRules<ObjectOf<From>, ObjectOf<To>, EnumsFor<From>>,
 ): Mapping<ObjectOf<From>, ObjectOf<To>> {
   const plan = compileRules(from, to, rules as MappingRules);
-  return {
-    up: (object) => convert(object, plan, "up") as ObjectOf<To>,
-    down: (object) => convert(object, plan, "down") as ObjectOf<From>,
-  };
+  const up = (object: ObjectOf<From>) => convert(object, plan, "up") as ObjectOf<To>;
+  // What the way up loses on purpose, for the round-trip check to accept and report.
+  const losses: DeclaredLoss[] = plan.enums.flatMap((rule) =>
+    [...rule.aliases]
+      .filter(([, alias]) => !alias.stash)
+      .map(([value]) => ({ path: rule.key, from: value, to: rule.down.get(rule.up.get(value)!)! })),
+  );
+  if (losses.length > 0) Object.defineProperty(up, DECLARED_LOSSES, { value: losses });
+  return { up, down: (object) => convert(object, plan, "down") as ObjectOf<From> };
+}
+
+/**
+ * On a converter mapping() made: the enum aliases it declared lost on the way back (`back: "lose"`).
+ * A registered symbol: the registry a CLI loads may come with its own copy of this module.
+ */
+export const DECLARED_LOSSES = Symbol.for("crdshift.declaredLosses");
+
+/** An alias at a field of the converter's source version that comes back as another value. */
+export interface DeclaredLoss {
+  path: string;
+  from: string;
+  to: string;
+}
+
+/** The losses a converter declared, if mapping() made it. */
+export function declaredLosses(converter: unknown): readonly DeclaredLoss[] {
+  return (
+    ((typeof converter === "function" && (converter as { [DECLARED_LOSSES]?: DeclaredLoss[] })[DECLARED_LOSSES]) ||
+      undefined) ??
+    []
+  );
 }
 
 type Json = Record<string, unknown>;
@@ -62,9 +89,13 @@ function convert(object: unknown, plan: MappingPlan, direction: "up" | "down"): 
   const stash: Json = {};
   let out: Json = object;
   for (const rule of leaving) out = take(out, rule, stash);
-  if (up) out = plan.enums.reduce<Json>((next, rule) => translate(next, rule, true), out);
+  if (up) out = plan.enums.reduce<Json>((next, rule) => translate(next, rule, true, stash), out);
   out = moveAll(out, up ? plan.renames : plan.renames.map(({ from, to }) => ({ from: to, to: from })));
-  if (!up) out = plan.enums.reduce<Json>((next, rule) => translate(next, rule, false), out);
+  if (!up)
+    out = giveAliases(
+      plan.enums.reduce<Json>((next, rule) => translate(next, rule, false, stash), out),
+      plan.enums,
+    );
   out = give(out, arriving);
   return Object.keys(stash).length > 0 ? stashFields(out, stash) : out;
 }
@@ -97,13 +128,49 @@ function moveAll(object: Json, renames: Rename[]): Json {
   return out as Json;
 }
 
-function translate(object: Json, rule: EnumRule, up: boolean): Json {
+/**
+ * An enum field's value through its table. An alias to be given back waits in the stash on the
+ * way up (a field in no array's items, as the load-time check holds). A value the table does not
+ * name passes unchanged, or becomes the fallback if neither version declares it (`""`, Go's
+ * unset, never).
+ */
+function translate(object: Json, rule: EnumRule, up: boolean, stash: Json): Json {
   const table = up ? rule.up : rule.down;
   const fallback = up ? rule.fallbackUp : rule.fallbackDown;
+  if (up && [...rule.aliases.values()].some((alias) => alias.stash)) {
+    const value = getAt(object, rule.a as string[]);
+    if (typeof value === "string" && rule.aliases.get(value)?.stash) stash[aliasKey(rule)] = value;
+  }
   return updateAt(object, rule.a, (value) => {
     if (typeof value !== "string") return value;
-    return table.get(value) ?? fallback ?? value;
+    const mapped = table.get(value);
+    if (mapped !== undefined) return mapped;
+    return value === "" || rule.declared.has(value) ? value : (fallback ?? value);
   }) as Json;
+}
+
+/** The stash's key for a field's alias: its path, marked apart from a default-only field's. */
+function aliasKey(rule: EnumRule): string {
+  return `${rule.key}#alias`;
+}
+
+/** On the way down: the aliases the way up stashed, back where the field still means the same. */
+function giveAliases(object: Json, rules: EnumRule[]): Json {
+  const stashing = rules.filter((rule) => [...rule.aliases.values()].some((alias) => alias.stash));
+  if (stashing.length === 0 || !hasStash(object)) return object;
+  const { object: rest, fields } = unstashFields(object);
+  const others = { ...fields };
+  let out = rest;
+  for (const rule of stashing) {
+    const alias = fields[aliasKey(rule)];
+    delete others[aliasKey(rule)];
+    const names = rule.a as string[];
+    const value = getAt(out, names);
+    // Only if the field still holds the value the alias stands for: else it changed since.
+    if (typeof alias === "string" && typeof value === "string" && rule.up.get(alias) === rule.up.get(value))
+      out = setAt(out, names, alias);
+  }
+  return Object.keys(others).length > 0 ? stashFields(out, others) : out;
 }
 
 /** Takes out a field the target version lacks: a value other than its default goes to the stash. */

@@ -2,6 +2,7 @@ import { isJsonObject } from "../../json";
 import { APIEXTENSIONS_VERSIONS, type ApiextensionsVersion, isApiextensionsVersion } from "../api-version";
 import { ManifestError, manifestDocuments } from "./manifests";
 import type { OpenApiSchema } from "./schema";
+import { schemaRefusal } from "./schema-refusals";
 
 /**
  * The one reader of CustomResourceDefinition manifests: every command and the test kit read a
@@ -113,6 +114,14 @@ export function readCrd(document: Record<string, unknown>, where: string): CrdMa
           [{ name: spec.version, served: true, storage: true, schema: shared }]
         : [];
   if (versions.length === 0) throw new CrdReadError(`${where} (${name}): it lists no versions`);
+  // What the apiserver refuses in a schema, or crdshift cannot read, at the apiserver's field path.
+  const sharedRefusal = shared && schemaRefusal(shared, "spec.validation.openAPIV3Schema");
+  if (sharedRefusal) throw new CrdReadError(`${where} (${name}): ${sharedRefusal}`);
+  for (const [index, version] of listed.entries()) {
+    const own = isJsonObject(version.schema) ? schemaOf(version.schema) : undefined;
+    const refusal = own && schemaRefusal(own, `spec.versions[${index}].schema.openAPIV3Schema`);
+    if (refusal) throw new CrdReadError(`${where} (${name}): ${refusal}`);
+  }
   const status = record(document.status);
   return {
     name,

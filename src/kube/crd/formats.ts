@@ -1,15 +1,40 @@
+import type { OpenApiSchema } from "./schema";
+
 /**
  * The string formats the kube-apiserver validates in a CRD's schema (the list the
  * apiextensions `JSONSchemaProps.format` documentation gives, from kube-openapi's strfmt), each
  * as a check of what the apiserver accepts. Where Go's parsers accept more than the format's
  * name suggests, the check accepts it too: a check stricter than the apiserver would report a
- * correct converter. Formats not listed (`int32`, `password`, anything unknown) are not checked
- * by the apiserver either.
+ * correct converter. Formats not listed (`password`, anything unknown) are not checked by the
+ * apiserver either; the numeric ones are below.
  */
 export function formatProblem(format: string, text: string): string | undefined {
   const check = FORMATS[format];
   if (check === undefined || check(text)) return undefined;
   return `is not a valid ${format}`;
+}
+
+export const INT32_MIN = -(2 ** 31);
+export const INT32_MAX = 2 ** 31 - 1;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * The numeric formats Kubernetes 1.36 keeps on a CRD and checks (kubernetes#136582, which stopped
+ * stripping them): `int32` and `int64` on an integer field bound its range; `float` on a number
+ * field is a 32-bit float, so a magnitude that rounds past the largest one is refused (Go's
+ * strconv.ParseFloat at 32 bits); `double` holds any finite number. Each applies to its own type
+ * only: `format: int32` on a number field is stripped, and checks nothing.
+ */
+export function numberFormatProblem(schema: OpenApiSchema, value: number | bigint): string | undefined {
+  const { type, format } = schema;
+  if (type === "integer" && format === "int32" && (value < INT32_MIN || value > INT32_MAX))
+    return `is out of range for format int32 (${INT32_MIN} to ${INT32_MAX})`;
+  if (type === "integer" && format === "int64" && (value < INT64_MIN || value > INT64_MAX))
+    return `is out of range for format int64 (${INT64_MIN} to ${INT64_MAX})`;
+  if (type === "number" && format === "float" && !Number.isFinite(Math.fround(Number(value))))
+    return "is out of range for format float (a 32-bit float, at most 3.4028234663852886e+38 in magnitude)";
+  return undefined;
 }
 
 const HEX = /^[0-9a-fA-F]+$/;

@@ -1,14 +1,15 @@
 import { joinPath, showValue } from "../../json";
-import { formatProblem } from "./formats";
+import { formatProblem, numberFormatProblem } from "./formats";
+import { patternMatches, patternSyntaxError } from "./re2-pattern";
 import { type Bound, mapValues, type OpenApiSchema } from "./schema";
 
 /**
  * Whether a value passes a CRD schema's OpenAPI checks as the apiserver runs them on writes:
  * type (an integral number passes as an integer, an integer as a number; int-or-string), nullable,
  * enum, required, properties and map values, items, string lengths in code points (Go counts
- * runes), pattern (read as a JavaScript regular expression, unanchored like Go's), numeric bounds,
+ * runes), pattern (Go's RE2, unanchored, in linear time: re2-pattern.ts), numeric bounds,
  * multipleOf, item and entry counts, uniqueness (uniqueItems, list-type set and map keys), and
- * anyOf/oneOf/allOf/not, and the string formats the apiserver checks (formats.ts). Not checked:
+ * anyOf/oneOf/allOf/not, and the formats the apiserver checks (formats.ts). Not checked:
  * CEL rules (cel-rules.ts lists them). `bigint` counts as an integer.
  */
 export function matchesSchema(value: unknown, schema: OpenApiSchema): boolean {
@@ -81,6 +82,8 @@ function checkType(value: unknown, schema: OpenApiSchema): string | undefined {
 export interface ViolationOptions {
   /** Required fields may be missing: a partial object, as server-side apply sends, is not stored as it is. */
   partial?: boolean;
+  /** Whether a required field may be missing at this path (a kind's declared gap); asked only where one is. */
+  mayLack?: (path: string) => boolean;
 }
 
 function checkOwn(value: unknown, schema: OpenApiSchema, path: string, options: ViolationOptions): string | undefined {
@@ -92,8 +95,11 @@ function checkOwn(value: unknown, schema: OpenApiSchema, path: string, options: 
     if (schema.maxLength !== undefined && length > schema.maxLength)
       return `${at}: ${showValue(value)} is longer than maxLength ${schema.maxLength}`;
     if (schema.pattern !== undefined) {
-      const regex = patternRegExp(schema.pattern);
-      if (regex && !regex.test(value)) return `${at}: ${showValue(value)} does not match the pattern ${schema.pattern}`;
+      // The CRD reader refuses such a pattern as the apiserver does; a schema built by hand may hold one.
+      const refused = patternSyntaxError(schema.pattern);
+      if (refused) return `${at}: the pattern ${schema.pattern} is not one Go's regexp compiles: ${refused}`;
+      if (!patternMatches(schema.pattern, value))
+        return `${at}: ${showValue(value)} does not match the pattern ${schema.pattern}`;
     }
     const badFormat = schema.format === undefined ? undefined : formatProblem(schema.format, value);
     if (badFormat) return `${at}: ${showValue(value)} ${badFormat}`;
@@ -108,6 +114,8 @@ function checkOwn(value: unknown, schema: OpenApiSchema, path: string, options: 
       return `${at}: ${showValue(value)} is above the maximum ${maximum}${schema.exclusiveMaximum ? " (exclusive)" : ""}`;
     if (schema.multipleOf !== undefined && !isMultipleOf(value, schema.multipleOf))
       return `${at}: ${showValue(value)} is not a multiple of ${schema.multipleOf}`;
+    const badFormat = numberFormatProblem(schema, value);
+    if (badFormat) return `${at}: ${showValue(value)} ${badFormat}`;
   }
   if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems)
@@ -136,7 +144,11 @@ function checkOwn(value: unknown, schema: OpenApiSchema, path: string, options: 
       return `${at}: ${keys.length} entries, more than maxProperties ${schema.maxProperties}`;
     // A field with a default is never missing: the apiserver defaults before it validates (and on reads).
     for (const key of options.partial ? [] : (schema.required ?? []))
-      if (!Object.hasOwn(object, key) && schema.properties?.[key]?.default === undefined)
+      if (
+        !Object.hasOwn(object, key) &&
+        schema.properties?.[key]?.default === undefined &&
+        !options.mayLack?.(joinPath(path, key))
+      )
         return `${joinPath(path, key)}: missing, but required`;
     const values =
       schema.additionalProperties !== undefined && schema.additionalProperties !== false
@@ -160,26 +172,6 @@ export function itemIdentity(schema: OpenApiSchema): ((item: unknown) => string)
   }
   if (schema["x-kubernetes-list-type"] === "set" || schema.uniqueItems) return canonicalJson;
   return undefined;
-}
-
-const patterns = new Map<string, RegExp | undefined>();
-
-/** A CRD pattern (Go RE2) as a JavaScript RegExp, or undefined when JavaScript cannot read it. */
-export function patternRegExp(pattern: string): RegExp | undefined {
-  if (!patterns.has(pattern)) {
-    let regex: RegExp | undefined;
-    try {
-      regex = new RegExp(pattern, "u");
-    } catch {
-      try {
-        regex = new RegExp(pattern);
-      } catch {
-        regex = undefined;
-      }
-    }
-    patterns.set(pattern, regex);
-  }
-  return patterns.get(pattern);
 }
 
 function duplicateWhy(schema: OpenApiSchema): string {

@@ -1,15 +1,11 @@
 import { readFileSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { registry } from "../../../examples";
-import { createWebhook, type Webhook } from "../../../src/server/app";
+import { describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../../src/server/config";
-import type { LogRecord } from "../../../src/log";
-import { createNodeServer, nodeCallerAddress } from "../../../src/platforms/node/node-server";
+import { heldAtLeast, heldBeforeRead } from "../../../src/conversion";
 import { httpRequest, rawConnection } from "../../raw-http";
+import { listen } from "./node-wire";
 
-// The Node server over TCP (the Hono app on @hono/node-server) holds request bytes under
+// The Node server over TCP (the Hono app on @hono/node-server) holds what its reviews hold under
 // CRDSHIFT_MAX_BYTES_IN_FLIGHT and gives them back however a request ends; a refused request
 // leaves its connection usable for the next one.
 
@@ -17,21 +13,6 @@ const docsV1 = readFileSync(new URL("../../../examples/requests/docs-v1.json", i
 const JSON_TYPE = { "Content-Type": "application/json" };
 const HEALTHZ = httpRequest("GET", "/healthz", "");
 const review = (body = docsV1) => httpRequest("POST", "/convert?timeout=30s", body, JSON_TYPE);
-
-const servers: Server[] = [];
-afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
-
-async function listen(
-  env: Record<string, string> = {},
-  logs: LogRecord[] = [],
-): Promise<{ port: number; webhook: Webhook }> {
-  const log = (record: LogRecord) => void logs.push(record);
-  const webhook = createWebhook({ registry, config: readConfig(env), log, callerAddress: nodeCallerAddress });
-  const server = createNodeServer(webhook.app, "127.0.0.1");
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { port: (server.address() as AddressInfo).port, webhook };
-}
 
 describe("the Node server: a refused request leaves its connection usable", () => {
   const TOKEN = "node-token-0123456789abcdef";
@@ -62,11 +43,11 @@ describe("the Node server: a refused request leaves its connection usable", () =
     // A review waits in line half its budget at most: a short one makes the 429 come soon.
     const { port, webhook } = await listen({
       CRDSHIFT_BODY_LIMIT_BYTES: "4096",
-      CRDSHIFT_MAX_BYTES_IN_FLIGHT: "4096",
+      CRDSHIFT_MAX_BYTES_IN_FLIGHT: String(heldAtLeast(4096)),
       CRDSHIFT_BUDGET_MS: "200",
     });
     const { inFlight } = webhook;
-    const held = inFlight.tryReserve(4096)!;
+    const held = inFlight.tryReserve(inFlight.capBytes)!;
     const connection = await rawConnection(port);
     connection.write(review());
     expect(await connection.responses(1)).toEqual([429]);
@@ -83,12 +64,13 @@ describe("the Node server: bytes in flight", () => {
   const head = (length: number) =>
     `POST /convert HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
-  it("holds a review's declared length while its body arrives, and nothing once it is answered", async () => {
+  it("holds what a review of its declared length may hold while its body arrives, and nothing once it is answered", async () => {
     const { port, webhook } = await listen();
     const connection = await rawConnection(port);
     connection.write(head(Buffer.byteLength(docsV1)));
     connection.write(docsV1.slice(0, 10));
-    await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(Buffer.byteLength(docsV1)));
+    const held = heldBeforeRead(Buffer.byteLength(docsV1), readConfig({}));
+    await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(held));
     connection.write(docsV1.slice(10));
     expect(await connection.responses(1)).toEqual([200]);
     expect(webhook.inFlight.heldBytes).toBe(0);
@@ -100,7 +82,7 @@ describe("the Node server: bytes in flight", () => {
     const connection = await rawConnection(port);
     connection.write(head(1000));
     connection.write('{"apiVersion":');
-    await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(1000));
+    await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(heldBeforeRead(1000, readConfig({}))));
     connection.socket.destroy();
     await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(0));
   });
@@ -121,20 +103,23 @@ describe("the Node server: bytes in flight", () => {
   });
 
   it("gives back the room it was let into when the client left while waiting, converting nothing", async () => {
-    const logs: LogRecord[] = [];
-    const { port, webhook } = await listen({ CRDSHIFT_LOG_REVIEWS: "all" }, logs);
+    const { port, webhook, reports, server } = await listen({ CRDSHIFT_LOG_REVIEWS: "all" });
     const held = webhook.inFlight.tryReserve(webhook.inFlight.capBytes)!;
     const connection = await rawConnection(port);
     connection.write(review());
     await vi.waitFor(() => expect(webhook.inFlight.waitingCount).toBe(1));
     connection.socket.destroy();
     // The server sees the close before the room frees up.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const connections = () =>
+      new Promise<number>((resolve, reject) =>
+        server.getConnections((error, n) => (error ? reject(error) : resolve(n))),
+      );
+    await vi.waitFor(async () => expect(await connections()).toBe(0));
     held.release();
+    // A review it converted would be logged before its room is given back (in the handler's finally).
     await vi.waitFor(() => expect(webhook.inFlight.heldBytes).toBe(0));
     expect(webhook.inFlight.waitingCount).toBe(0);
     // Its whole body had arrived before it left: it would convert, for nobody.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(logs).toEqual([]);
+    expect(reports).toEqual([]);
   });
 });

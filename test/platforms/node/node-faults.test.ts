@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
-import type { Server } from "node:http";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AppOptions } from "../../../src/server/app";
 import type { LogRecord } from "../../../src/log";
 import type { Metrics } from "../../../src/metrics/metrics";
 import { hostile } from "../../fixtures/hostile-registries";
 import { registry as dropsPort } from "../../fixtures/port-dropping-registry";
-import { nodeServer, raw, send, type Sent, until } from "./node-wire";
+import { until } from "../../until";
+import { listen as listenWith, raw, send, type Sent } from "./node-wire";
+import { PLATFORM_CASES, platformRegistry, platformReview } from "../../conversion/converter-results";
 
 // The Node server over TCP when a request or a part of the app goes wrong: callers it must not
 // answer, uploads that break off, a clock or a metrics sink that throws, a shadow candidate
@@ -19,14 +20,8 @@ const review: Sent = { name: "a review", path: `/convert/${TOKEN}?timeout=30s`, 
 const head = `POST /convert/${TOKEN} HTTP/1.1\r\nHost: crdshift.test\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
 const cutShort = Buffer.from(`${head}{"apiVersion":`);
 
-const servers: Server[] = [];
-afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
-
-async function listen(env: Record<string, string>, options: Partial<AppOptions> = {}) {
-  const node = await nodeServer({ CRDSHIFT_TOKEN: TOKEN, ...env }, options);
-  servers.push(node.server);
-  return node;
-}
+const listen = (env: Record<string, string>, options: Partial<AppOptions> = {}) =>
+  listenWith({ CRDSHIFT_TOKEN: TOKEN, ...env }, options);
 
 const counted = (reports: Array<[string, unknown]>) =>
   reports.filter(([kind]) => kind === "rejected" || kind === "review");
@@ -117,6 +112,30 @@ describe("the Node server, over TCP, when a part of the app throws", () => {
       await until(() => ran() || (void send(port, review).catch(() => undefined), false));
       expect(ran()).toBe(true);
     }
+  });
+});
+
+describe("the Node server, over TCP, when a converter returns or throws what could end the process", () => {
+  it("answers each with the converter's Failure, logged as its error, and converts the next review", async () => {
+    const { port, reports } = await listen({}, { registry: platformRegistry() });
+    const hostile = ["SparseList", "SharedBomb", "ThrowsNullPrototype", "RejectsHostileProxy"];
+    for (const kind of hostile) {
+      const { failure, result } = PLATFORM_CASES.find((one) => one.kind === kind)!;
+      const answer = await send(port, { ...review, name: kind, body: JSON.stringify(platformReview(kind)) });
+      expect(answer.status).toBe(200);
+      const { status, message } = (
+        JSON.parse(answer.body) as { response: { result: { status: string; message: string } } }
+      ).response.result;
+      expect({ status, message }).toEqual(
+        failure ? { status: "Failure", message: expect.stringMatching(failure) } : result,
+      );
+    }
+    const next = await send(port, { ...review, body: JSON.stringify(platformReview("Cached")) });
+    expect(JSON.parse(next.body)).toMatchObject({ response: { result: { status: "Success" } } });
+    const causes = reports
+      .filter(([kind]) => kind === "review")
+      .map(([, outcome]) => (outcome as { cause?: string }).cause);
+    expect(causes).toEqual([...hostile.map(() => "converter-error"), undefined]);
   });
 });
 

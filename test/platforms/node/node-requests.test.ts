@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
-import type { Server } from "node:http";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkReply, type SentReview } from "../../../src/kube/apiserver/apiserver-checks";
-import { type Answer, nodeServer, type Reports, send, type Sent } from "./node-wire";
+import { type Answer, listen, type Reports, send, type Sent } from "./node-wire";
 
 // Every way a request can go, sent over TCP to the Node server (the Hono app on
 // @hono/node-server): what the caller gets back and what the server counts for it.
@@ -141,15 +140,6 @@ function expectAnswer(sent: Sent, expected: Expected, answer: Answer, reported: 
     expect([status, JSON.parse(body)], context).toEqual([200, { status: "ok" }]);
     expect(counted, context).toEqual([]);
   }
-}
-
-const servers: Server[] = [];
-afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
-
-async function listen(env: Record<string, string>) {
-  const node = await nodeServer(env);
-  servers.push(node.server);
-  return node;
 }
 
 describe("the Node server, over TCP", () => {

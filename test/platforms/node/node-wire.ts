@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import { connect } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll } from "vitest";
 import { registry } from "../../../examples";
-import { type AppOptions, createWebhook } from "../../../src/server/app";
+import { type AppOptions, createWebhook, type Webhook } from "../../../src/server/app";
 import { readConfig } from "../../../src/server/config";
 import type { LogRecord } from "../../../src/log";
 import type { Metrics } from "../../../src/metrics/metrics";
@@ -30,11 +30,15 @@ export interface Answer {
 /** What the server reported: metrics (durations set aside) and log records, in order. */
 export type Reports = Array<[string, unknown]>;
 
-/** A Node server of the examples' registry on 127.0.0.1, its metrics and log recorded. */
-export async function nodeServer(
-  env: Record<string, string>,
+const servers: Server[] = [];
+// Each test file that listens closes its servers at its end.
+afterAll(() => Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve)))));
+
+/** A Node server of the examples' registry on 127.0.0.1, its metrics and log recorded, closed after the file. */
+export async function listen(
+  env: Record<string, string> = {},
   options: Partial<AppOptions> = {},
-): Promise<{ port: number; reports: Reports; server: Server }> {
+): Promise<{ port: number; reports: Reports; server: Server; webhook: Webhook }> {
   const reports: Reports = [];
   const metrics: Metrics = {
     review: ({ durationMs: _, ...outcome }) => reports.push(["review", outcome]),
@@ -43,7 +47,7 @@ export async function nodeServer(
     pending: () => undefined,
   };
   const log = (record: LogRecord) => reports.push(["log", record]);
-  const { app } = createWebhook({
+  const webhook = createWebhook({
     registry,
     config: readConfig(env),
     log,
@@ -51,9 +55,10 @@ export async function nodeServer(
     callerAddress: nodeCallerAddress,
     ...options,
   });
-  const server = createNodeServer(app, "127.0.0.1");
+  const server = createNodeServer(webhook.app, "127.0.0.1");
+  servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { port: (server.address() as { port: number }).port, reports, server };
+  return { port: (server.address() as { port: number }).port, reports, server, webhook };
 }
 
 /** The request as bytes on the wire: Host, the headers, the body with its length or chunked. */
@@ -104,9 +109,4 @@ export async function send(port: number, sent: Sent): Promise<Answer> {
     headers,
     body: reply.subarray(end + 4, end + 4 + length).toString("utf8"),
   };
-}
-
-/** Waits for an event (the reports of a request whose reply never came), not for a time. */
-export async function until(done: () => boolean): Promise<void> {
-  for (let waited = 0; !done() && waited < 10_000; waited += 20) await sleep(20);
 }
