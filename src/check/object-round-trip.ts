@@ -63,10 +63,11 @@ export async function roundTripObject(
   try {
     return await roundTrip(setup, sample, from, to);
   } catch (error) {
-    // An input the apiserver would never store (it breaks the CRD's CEL rules, say) shows nothing
-    // about the converters, whatever happens to it: asked only once something went wrong.
+    // An input the apiserver would never store (a whole object that breaks the CRD's CEL rules,
+    // say) shows nothing about the converters, whatever happens to it: asked only once something
+    // went wrong. A partial object is not stored but sent as it is (storable's `partial`).
     const schema = setup.crd?.schemaOf.get(from);
-    if (error instanceof FindingError && !storable(sample.object, schema, setup.crd?.asStored === true))
+    if (error instanceof FindingError && !storable(sample.object, schema, setup.crd?.asStored === true, sample.partial))
       return { refusedOutsideCrd: true, unvalidated: false, celChecked: false };
     throw error;
   }
@@ -180,15 +181,26 @@ async function roundTrip(setup: RoundTripSetup, sample: Sample, from: string, to
 
 /**
  * Whether the apiserver could have stored the input, as far as the CRD tells: refusing one it
- * could not is no finding. An input that breaks its own CEL rules could not be stored; nor, for
- * inputs generated from the looser zod schemas, one that breaks the CRD's schema (required fields
- * aside: objects may be partial). An input generated from the CRD's own schema is one the
+ * could not is no finding. A whole input that breaks its own CEL rules could not be stored; nor,
+ * for inputs generated from the looser zod schemas, one that breaks the CRD's schema (required
+ * fields aside: objects may be partial). An input generated from the CRD's own schema is one the
  * apiserver stores: where this check's reading of the schema disagrees, the reading is suspect
  * (such inputs are counted `unvalidated`), not the refusal.
+ *
+ * A partial object (server-side apply's applied configuration, managed fields) breaking a CEL
+ * rule is excused nothing: the apiserver sends it to the webhook without evaluating CEL rules on
+ * it, so any failure on it fails that apply in a cluster. Only a refusal for a reason the pair
+ * declares passes there, as anywhere (counted `refused` before this is asked).
  */
-function storable(object: Record<string, unknown>, schema: OpenApiSchema | undefined, fromCrd: boolean): boolean {
+function storable(
+  object: Record<string, unknown>,
+  schema: OpenApiSchema | undefined,
+  fromCrd: boolean,
+  partial: boolean,
+): boolean {
   if (schema === undefined) return true;
   if (!fromCrd && firstViolation(object, schema, "", { partial: true }) !== undefined) return false;
+  if (partial) return true;
   return checkCelRules(object, schema).violation === undefined;
 }
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { readCrdFile } from "../../src/cli/crd-files";
-import { type Converter, defineKind, type KindSpec, refuse } from "../../src/conversion";
+import { type Converter, createRegistry, defineKind, type KindSpec, refuse } from "../../src/conversion";
 import { checkAgainstCrd } from "../../src/check/crd-check";
+import { roundTripObject } from "../../src/check/object-round-trip";
 import { assertRoundTrips, checkKinds } from "../../src/check/round-trip";
 import { mapDown, mapUp, pump } from "../fixtures/pump-kinds";
 
@@ -178,7 +179,7 @@ describe("defineKind checks the new declarations", () => {
   });
 });
 
-describe("a refusal of an object the CRD would never store is no finding", () => {
+describe("a refusal of an object the CRD would never store is no finding; a partial object is sent unchecked", () => {
   const widgetFile = "test/fixtures/crds/widgets.example.com.yaml";
   const [widgets] = readCrdFile(widgetFile, widgetFile).crds;
   const loose = z.looseObject({});
@@ -196,10 +197,59 @@ describe("a refusal of an object the CRD would never store is no finding", () =>
     converters: { v1: { v1beta1: guard }, v1beta1: { v1: guard } },
   });
 
-  it("counts refusals of objects that break their own CEL rules, without a declaration", async () => {
+  it("counts refusals of whole objects that break their own CEL rules, without a declaration", async () => {
     const report = await checkAgainstCrd([widget], widgets!, { seed: 1, runs: 50 });
-    expect(report.failure).toBeUndefined();
     expect(report.pairs.some((pair) => pair.refusedOutsideCrd > 0)).toBe(true);
     expect(report.pairs.every((pair) => pair.refused === 0)).toBe(true);
+    // The partial objects that break the rule are findings (below): nothing else is.
+    expect(report.findings.length).toBeGreaterThan(0);
+    expect(report.findings.every((finding) => finding.partial && finding.rule === "refused")).toBe(true);
+  });
+
+  // Server-side apply sends its partial objects (the applied configuration, managed fields) to
+  // the webhook without evaluating CEL rules on them: a throw there fails the apply in a cluster.
+  it("does not excuse a plain Error on a partial object that breaks a CEL rule", async () => {
+    const schemaOf = new Map(widgets!.versions.map((version) => [version.name, version.schema]));
+    const setup = {
+      registry: createRegistry([widget]),
+      kind: widget,
+      equivalences: {},
+      crd: { schemaOf, asStored: true },
+      celErrors: new Map(),
+    };
+    const object = { apiVersion: "example.com/v1", kind: "Widget", spec: { size: 101 } };
+    // Whole, the apiserver would never store it: no finding, counted.
+    await expect(roundTripObject(setup, { object, partial: false }, "v1", "v1beta1")).resolves.toMatchObject({
+      refusedOutsideCrd: true,
+    });
+    // Partial, it reaches the webhook as it is: the undeclared refusal is a finding.
+    await expect(roundTripObject(setup, { object, partial: true }, "v1", "v1beta1")).rejects.toThrow(
+      "naming no declared reason: large sizes need mode Large",
+    );
+    const report = await checkAgainstCrd([widget], widgets!, { seed: 1, runs: 50 });
+    expect(report.ok).toBe(false);
+    expect(report.failure).toContain("(a partial object): the converter refused an object");
+  });
+
+  it("passes a declared refusal on a partial object that breaks a CEL rule, counted by reason", async () => {
+    const declared = (object: Record<string, unknown>) => {
+      const spec = object.spec as { size?: number; mode?: string } | undefined;
+      if (spec?.size !== undefined && spec.size > 100 && spec.mode !== "Large")
+        throw refuse("needs-large", "large sizes need mode Large");
+      return object;
+    };
+    const refusing = defineKind({
+      group: "example.com",
+      kind: "Widget",
+      versions: { v1: loose, v1beta1: loose },
+      refusals: {
+        "v1->v1beta1": { "needs-large": "a size over 100 needs mode Large" },
+        "v1beta1->v1": { "needs-large": "a size over 100 needs mode Large" },
+      },
+      converters: { v1: { v1beta1: declared }, v1beta1: { v1: declared } },
+    });
+    const report = await checkAgainstCrd([refusing], widgets!, { seed: 1, runs: 50 });
+    expect(report.failure).toBeUndefined();
+    expect(report.pairs.some((pair) => pair.refusedBy.some((entry) => entry.reason === "needs-large"))).toBe(true);
   });
 });
