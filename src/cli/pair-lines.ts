@@ -1,4 +1,5 @@
 import type { PairReport } from "../check";
+import { terminalText } from "./terminal-text";
 
 /** What `crdshift check` prints of every pair, with or without a CRD: its coverage and its refusals. */
 
@@ -8,12 +9,15 @@ export function coverage(pair: PairReport): string {
   return `${pair.roundTrips} round trips of ${pair.generated} objects generated${refused}`;
 }
 
-/** A line per declared reason the converters refused for: how many, why, and an example. */
+/**
+ * A line per declared reason the converters refused for: how many, why, and an example (a
+ * converter's message, escaped as terminal-text.ts escapes what the CLI prints from outside).
+ */
 export function refusalLines(pair: PairReport): string {
   return pair.refusedBy
     .map(
       ({ reason, why, count, example }) =>
-        `    refused ${count} for "${reason}" (${why}), e.g. ${JSON.stringify(example)}\n`,
+        `    refused ${count} for "${reason}" (${terminalText(why)}), e.g. ${terminalText(JSON.stringify(example))}\n`,
     )
     .join("");
 }
