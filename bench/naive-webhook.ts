@@ -1,11 +1,12 @@
 import { createServer } from "node:http";
 import { cronTabExample } from "../examples/kinds/crontab.example.com";
+import { refuse } from "crdshift";
 
 // The twenty-line webhook a user would write instead of crdshift: read the body, JSON.parse,
 // run the docs-page CronTab's own v1beta1 -> v1 converter on each object, JSON.stringify the
 // reply. No token, no limits, no checks, no log line: the peer of `npm run bench`'s HTTP ratio.
 const steps = cronTabExample.route("v1beta1", "v1")!;
-const context = { group: "example.com", kind: "CronTab", from: "v1beta1", to: "v1" };
+const context = { group: "example.com", kind: "CronTab", from: "v1beta1", to: "v1", refuse };
 createServer((req, res) => {
   let body = "";
   req.setEncoding("utf8");

@@ -29,6 +29,7 @@ export type {
   MappedVersion,
   Mapping,
   MappingRules,
+  RefusalDeclarations,
   Registry,
   Schema,
 } from "./conversion";
@@ -37,6 +38,8 @@ export {
   DefinitionError,
   defineKind,
   mapping,
+  Refusal,
+  refuse,
   STASH_ANNOTATION,
   stashFields,
   unstashFields,

@@ -17,12 +17,14 @@ export const cronTabExample = defineKind({
     v1beta1: z.looseObject({ hostPort: z.optional(z.string()) }),
     v1: z.looseObject({ host: z.optional(z.string()), port: z.optional(z.string()), protocol: z.optional(z.string()) }),
   },
-  // What each pair refuses, and why: `crdshift check` fails on any refusal not declared here.
+  // Why each converter may refuse an object, by name: `crdshift check` fails on any other throw.
+  // v1alpha1 <-> v1 goes through v1beta1, and so refuses for these reasons too.
   refusals: {
-    "v1beta1->v1": "a hostPort without a host and a port cannot be split into v1's host and port",
-    "v1alpha1->v1": "an endpoint without a host and a port cannot be split into v1's host and port",
-    "v1->v1beta1": "v1beta1's hostPort holds a host and a port only together, and a port without a colon",
-    "v1->v1alpha1": "v1alpha1's endpoint holds a host and a port only together, and a port without a colon",
+    "v1beta1->v1": { "no-host-port": "a hostPort without a host and a port cannot be split into v1's host and port" },
+    "v1->v1beta1": {
+      "host-or-port-alone": "v1beta1's hostPort holds a host and a port only together",
+      "colon-in-port": "v1beta1's hostPort holds a port without a colon",
+    },
   },
   // `Object.assign(rest, { host, port })` rather than `{ ...rest, host, port }`: the same object
   // (`rest` is a fresh copy that keeps every field, `__proto__` included), built several times
@@ -35,7 +37,7 @@ export const cronTabExample = defineKind({
     v1beta1: {
       v1alpha1: ({ hostPort, ...rest }) =>
         hostPort === undefined ? rest : Object.assign(rest, { endpoint: hostPort }),
-      v1: (object) => {
+      v1: (object, { refuse }) => {
         const { object: unstashed, fields } = unstashFields(object);
         const { hostPort, ...rest } = unstashed;
         // `fields` holds what v1 -> v1beta1 stashed: protocol, nothing named __proto__.
@@ -45,17 +47,17 @@ export const cronTabExample = defineKind({
         const host = hostPort.slice(0, colon);
         const port = hostPort.slice(colon + 1);
         if (colon < 0 || host === "" || port === "") {
-          throw new Error("hostPort could not be parsed into a separate host and port");
+          throw refuse("no-host-port", "hostPort could not be parsed into a separate host and port");
         }
         return Object.assign(rest, { host, port }, fields);
       },
     },
     v1: {
-      v1beta1: ({ host, port, protocol, ...rest }) => {
+      v1beta1: ({ host, port, protocol, ...rest }, { refuse }) => {
         if (host === undefined && port === undefined) return stashFields(rest, { protocol });
         // Refuse what v1beta1 could not carry back unchanged.
-        if (!host || !port) throw new Error("host and port must both be set to form hostPort");
-        if (port.includes(":")) throw new Error(`port ${JSON.stringify(port)} must not contain ":"`);
+        if (!host || !port) throw refuse("host-or-port-alone", "host and port must both be set to form hostPort");
+        if (port.includes(":")) throw refuse("colon-in-port", `port ${JSON.stringify(port)} must not contain ":"`);
         return stashFields(Object.assign(rest, { hostPort: `${host}:${port}` }), { protocol });
       },
     },

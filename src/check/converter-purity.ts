@@ -1,6 +1,6 @@
 import { canonicalJson } from "../kube/crd";
 import { decodeJson, encodeJson } from "../json";
-import { type KindDefinition, messageOf } from "../conversion";
+import { type KindDefinition, messageOf, refuse } from "../conversion";
 import { roundTripDifference } from "./round-trip-comparison";
 
 /**
@@ -24,7 +24,7 @@ export async function purityProblem(
   if (!route) return undefined;
   let input: unknown = copyOf(object);
   for (const step of route) {
-    const context = { group: kind.group, kind: kind.kind, from: step.from, to: step.to };
+    const context = { group: kind.group, kind: kind.kind, from: step.from, to: step.to, refuse };
     const name = `the ${step.from} -> ${step.to} converter`;
     const before = canonicalJson(input);
     const firstInput = copyOf(input);

@@ -3,6 +3,7 @@ export {
   assertRoundTrips,
   checkKind,
   type PairReport,
+  type Finding,
   type CheckOptions,
   type KindReport,
 } from "./round-trip";

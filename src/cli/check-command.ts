@@ -2,6 +2,7 @@ import type { Crd } from "../kube/crd";
 import type { Registry } from "../conversion";
 import { checkKinds, type PairReport } from "../check";
 import type { Output } from "./io";
+import { coverage, refusalLines } from "./pair-lines";
 
 /**
  * `crdshift check`'s round trips: every kind's versions reachable (defineKind already proved it)
@@ -18,10 +19,11 @@ export async function checkRegistry(
   for (const report of reports) {
     io.out(`${report.kind}\n`);
     for (const pair of report.pairs) io.out(pairLine(pair));
-    if (!report.ok) {
-      io.err(`\ncrdshift check: FAILED\n${report.failure}\n`);
-      return false;
-    }
+  }
+  const failed = reports.filter((report) => !report.ok);
+  if (failed.length > 0) {
+    io.err(`\ncrdshift check: FAILED\n${failed.map((report) => report.failure).join("\n\n")}\n`);
+    return false;
   }
   io.out(
     files.length > 0
@@ -34,15 +36,11 @@ export async function checkRegistry(
 }
 
 function pairLine(pair: PairReport): string {
-  const refused =
-    pair.refused > 0
-      ? `, ${pair.refused} refused as declared (${pair.declaredRefusal}), e.g. ${JSON.stringify(pair.sampleRefusal)}`
-      : "";
   const outside =
     pair.refusedOutsideCrd > 0
       ? `, ${pair.refusedOutsideCrd} refused that the CRD would not accept (the zod schema is looser)`
       : "";
-  let text = `  ${pair.from} -> ${pair.to} -> ${pair.from}  ${pair.roundTrips} round trips${refused}${outside}\n`;
+  let text = `  ${pair.from} -> ${pair.to} -> ${pair.from}  ${coverage(pair)}${outside}\n${refusalLines(pair)}`;
   for (const { path, count } of pair.emptyIsAbsent)
     text += `    accepted ${count} time(s) under emptyIsAbsent: ${path} empty on one side, absent on the other\n`;
   for (const { path, from, to, count } of pair.enumLosses)

@@ -3,6 +3,7 @@ import { celRules, type Crd } from "../kube/crd";
 import { kindLabel } from "../kube";
 import type { Registry } from "../conversion";
 import { checkAgainstCrd, type PairReport } from "../check";
+import { coverage, refusalLines } from "./pair-lines";
 import { readCrdFile } from "./crd-files";
 import type { Output } from "./io";
 
@@ -10,7 +11,7 @@ import type { Output } from "./io";
  * `crdshift check` against CRDs (`--crd FILE`, or those crdshift.config.ts lists): the registry
  * held to each CRD (testing/crd-check.ts), reported per version and pair of versions, with what
  * was accepted on the kind's word (declared refusals, empty-for-absent) and what was not checked
- * (CEL rules). The CRDs read, or undefined at the first CRD that does not fit.
+ * (CEL rules). The CRDs read, or undefined if any does not fit (each one's findings printed).
  */
 export async function checkCrdFiles(
   registry: Registry,
@@ -19,6 +20,7 @@ export async function checkCrdFiles(
   io: Output,
 ): Promise<Array<{ name: string; crds: Crd[] }> | undefined> {
   const read: Array<{ name: string; crds: Crd[] }> = [];
+  const failures: string[] = [];
   for (const file of files) {
     const { crds } = readCrdFile(file.path, file.name);
     read.push({ name: file.name, crds });
@@ -30,10 +32,8 @@ export async function checkCrdFiles(
       // The CEL count only where the target version has rules to be held to.
       const withRules = new Set(crd.versions.filter((v) => celRules(v.schema).length > 0).map((v) => v.name));
       for (const pair of report.pairs) io.out(pairLine(pair, withRules.has(pair.to)));
-      if (!report.ok) {
-        io.err(`\ncrdshift check: FAILED\n${report.failure}\n`);
-        return undefined;
-      }
+      // Every CRD is checked, whatever the first one found: one run names every finding.
+      if (!report.ok) failures.push(report.failure!);
       if (report.notChecked.length > 0) {
         io.out(
           `  not checked: ${report.notChecked.length} CEL rule(s) (x-kubernetes-validations), results may break them:\n`,
@@ -46,6 +46,10 @@ export async function checkCrdFiles(
       }
     }
   }
+  if (failures.length > 0) {
+    io.err(`\ncrdshift check: FAILED\n${failures.join("\n\n")}\n`);
+    return undefined;
+  }
   io.out("\n");
   return read;
 }
@@ -54,9 +58,8 @@ const SHOWN_RULES = 5;
 
 function pairLine(pair: PairReport, targetHasRules: boolean): string {
   const lines = [
-    `  ${pair.from} -> ${pair.to} -> ${pair.from}  ${pair.roundTrips} round trips through the apiserver's pruning, each result valid in ${pair.to}`,
+    `  ${pair.from} -> ${pair.to} -> ${pair.from}  ${coverage(pair)}; the round trips through the apiserver's pruning, each result valid in ${pair.to}`,
   ];
-  if (pair.refused > 0) lines.push(`, ${pair.refused} refused as declared (${pair.declaredRefusal})`);
   if (pair.refusedOutsideCrd > 0)
     lines.push(
       `, ${pair.refusedOutsideCrd} refused that break their own CEL rules (the apiserver would not store them)`,
@@ -67,7 +70,7 @@ function pairLine(pair: PairReport, targetHasRules: boolean): string {
     lines.push(
       `; ${pair.unvalidated} of them with an input this check could not hold to the schema, results unchecked`,
     );
-  let text = `${lines.join("")}\n`;
+  let text = `${lines.join("")}\n${refusalLines(pair)}`;
   for (const { path, count } of pair.emptyIsAbsent)
     text += `    accepted ${count} time(s) under emptyIsAbsent: ${path} empty on one side, absent on the other\n`;
   for (const { path, from, to, count } of pair.enumLosses)

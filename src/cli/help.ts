@@ -58,17 +58,20 @@ patterns, bounds, list keys, CEL rules; those it cannot evaluate are listed). A 
 the versions, the field, the value and a shrunk object. Without a CRD it says what it cannot see.
 
 Then, for every kind and every ordered pair of versions A, B, converts objects generated from A's zod
-schema (whole and partial, with labels, annotations and unknown fields) to B and back, and
-fails on the first one that does not come back equal, printing it.
+schema (whole and partial, with labels, annotations and unknown fields) to B and back, until
+--runs objects per pair have come back, refusals aside, and prints each pair's round trips,
+objects generated and refusals by reason. It goes on after a failure: every distinct finding is
+printed once, shrunk, with a line that counts them.
 
-Both fail on a refusal (a converter throwing an Error) the kind does not declare in defineKind's
-refusals, and on a converter that changes its input or answers differently when called again;
-what the kind declares (defineKind's emptyIsAbsent and gaps, mapping()'s enum aliases declared
-lost) is accepted and counted.
+Both fail on a throw of a converter that names no reason its pair declares in defineKind's
+refusals (context.refuse), when refusals leave too few round trips, and on a converter that
+changes its input or answers differently when called again; what the kind declares
+(defineKind's emptyIsAbsent and gaps, mapping()'s enum aliases declared lost) is accepted and
+counted.
 
       --typecheck tsc --noEmit -p tsconfig.json first, with the project's TypeScript
       --crd FILE a CustomResourceDefinition the registry serves (repeat for more)
-      --runs N   objects per pair (default 200; 100 per version and pair against a CRD)
+      --runs N   round trips per pair (default 200; 100 per version and pair against a CRD)
       --seed N   replay a run
 
 Last, when the folder golden/ exists, converts each golden case (golden/<case>/<version>.yaml:

@@ -177,7 +177,7 @@ function testSource(input: ScaffoldInput): string {
   const crds = input.crdFiles.map((file) => `  ${JSON.stringify(file)},`).join("\n");
   return `import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { assertGolden, assertMatchesCrd, assertRoundTrips } from "crdshift/testing";
+import { assertGolden, assertMatchesCrd, assertRoundTrips, readCrds } from "crdshift/testing";
 import { describe, it } from "vitest";
 import { registry } from "../src/registry.js";
 ${kinds}
@@ -187,18 +187,22 @@ const crds = [
 ${crds}
 ];
 
+const crdText = (file: string) => readFileSync(new URL(\`../\${file}\`, import.meta.url), "utf8");
+
 describe("the converters", () => {
   // Objects generated from each version's schema go A -> B -> A for every pair of versions and
-  // must come back with every field.
+  // must come back with every field the CRD keeps (the CRDs also tell objects the apiserver would
+  // never store, whose failures prove nothing).
+  const known = crds.flatMap((file) => readCrds(crdText(file), file));
   for (const kind of kinds) {
-    it(\`round-trips every pair of versions of \${kind.kind}.\${kind.group}\`, () => assertRoundTrips(kind), 120_000);
+    it(\`round-trips every pair of versions of \${kind.kind}.\${kind.group}\`, () => assertRoundTrips(kind, { crds: known }), 120_000);
   }
 
   // Objects generated from the CRD itself: each version's schema must accept them, and they must
   // survive A -> B -> A with the apiserver dropping, after each step, the fields a version does
   // not declare. This is what \`npm run check\` runs too.
   for (const file of crds) {
-    it(\`fits \${file}\`, () => assertMatchesCrd(kinds, readFileSync(new URL(\`../\${file}\`, import.meta.url), "utf8")), 120_000);
+    it(\`fits \${file}\`, () => assertMatchesCrd(kinds, crdText(file)), 120_000);
   }
 
   // Reviewed examples, golden/<case>/<version>.yaml: one object in several versions, which the

@@ -5,6 +5,7 @@ import { isPending, readConvertedMaps, readResult, settle } from "./converter-re
 import { converterErrorText, inStep } from "./failure-messages";
 import type { JsonObject } from "../json";
 import { schemaIssue } from "./validate";
+import { refuse } from "./refusal";
 import type { ResultLimits } from "./result-budget";
 
 /**
@@ -35,6 +36,7 @@ export function runChain(
         kind: definition.kind,
         from: step.from,
         to: step.to,
+        refuse,
       });
     } catch (error) {
       throw converterFailure(error, steps, step);

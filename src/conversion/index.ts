@@ -1,4 +1,5 @@
-export type { ConversionContext, Converter, ConverterMap, Schema } from "./converter";
+export type { ConversionContext, Converter, ConverterMap, RefusalDeclarations, Schema } from "./converter";
+export { Refusal, refuse, refusalReason } from "./refusal";
 export { DefinitionError } from "./definition-error";
 export { defineKind, type KindDefinition, type KindSpec } from "./kind";
 export { createRegistry, type Registry, servedKinds } from "./registry";

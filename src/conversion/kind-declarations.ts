@@ -39,18 +39,41 @@ function pairOf(label: string, option: string, pair: string, versions: ReadonlyM
   return [from, to];
 }
 
+const REASON = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+/** The declared refusals by pair: each a few named reasons, each with why (a pair-wide string is refused). */
 export function declaredRefusals(
   label: string,
-  declared: Record<string, string | undefined> | undefined,
+  declared: Record<string, unknown> | undefined,
   versions: ReadonlyMap<string, Schema>,
-): Map<string, string> | undefined {
+): Map<string, Map<string, string>> | undefined {
   if (declared === undefined) return undefined;
-  const refusals = new Map<string, string>();
-  for (const [pair, reason] of Object.entries(declared)) {
+  const refusals = new Map<string, Map<string, string>>();
+  for (const [pair, reasons] of Object.entries(declared)) {
     const [from, to] = pairOf(label, "refusals", pair, versions);
-    if (typeof reason !== "string" || reason.trim() === "")
-      throw new DefinitionError(`${label}: refusals "${pair}" needs a reason: why ${to} cannot hold what is refused`);
-    refusals.set(`${from}->${to}`, reason);
+    // A pair-wide reason let any throw of the pair pass as declared: each refusal now names its reason.
+    if (typeof reasons === "string")
+      throw new DefinitionError(
+        `${label}: refusals "${pair}" is one reason for the whole pair, which would pass any throw of its converters as declared`,
+        `name each reason: refusals: { "${pair}": { "some-reason": ${JSON.stringify(reasons)} } }, and refuse with context.refuse("some-reason", message)`,
+      );
+    if (typeof reasons !== "object" || reasons === null || Array.isArray(reasons) || Object.keys(reasons).length === 0)
+      throw new DefinitionError(
+        `${label}: refusals "${pair}" must name its reasons, each with why: { "some-reason": "why ${to} cannot hold it" }`,
+      );
+    const named = new Map<string, string>();
+    for (const [reason, why] of Object.entries(reasons as Record<string, unknown>)) {
+      if (!REASON.test(reason))
+        throw new DefinitionError(
+          `${label}: refusals "${pair}": reason "${reason}" is not a name like "no-port" (lowercase words joined by -)`,
+        );
+      if (typeof why !== "string" || why.trim() === "")
+        throw new DefinitionError(
+          `${label}: refusals "${pair}": reason "${reason}" needs a why: what ${to} cannot hold`,
+        );
+      named.set(reason, why);
+    }
+    refusals.set(`${from}->${to}`, named);
   }
   return refusals;
 }

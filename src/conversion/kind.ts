@@ -1,23 +1,26 @@
 import { kindLabel, DNS_LABEL_1035, DNS_LABEL_MAX, DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX } from "../kube";
-import type { Converter, ConverterMap, Schema } from "./converter";
+import type { Converter, ConverterMap, RefusalDeclarations, Schema } from "./converter";
 import { DefinitionError } from "./definition-error";
 import { declaredEmptyIsAbsent, declaredGaps, declaredRefusals, type Gaps, type PairName } from "./kind-declarations";
 import { computeRoutes, type Route } from "./routes";
 
-export interface KindSpec<V extends Record<string, Schema>> {
+export interface KindSpec<V extends Record<string, Schema>, R extends RefusalDeclarations = Record<never, never>> {
   /** The CRD's `spec.group`, e.g. `example.com`. */
   group: string;
   /** The CRD's `spec.names.kind`, e.g. `CronTab`. */
   kind: string;
   /** Every version the CRD lists, each with the schema of the whole object in that version. */
   versions: V;
-  converters: ConverterMap<V>;
   /**
-   * Objects a converter refuses on purpose, per ordered pair of versions (`"v1->v1beta1"`), with
-   * why: the test kit and `crdshift check` fail on any other refusal of an object the source
-   * version accepts (in a cluster one refusal fails a whole LIST), and print these reasons.
+   * Why a converter may refuse objects on purpose, per ordered pair of versions (`"v1->v1beta1"`),
+   * as a few named reasons, each with why: `{ "v1->v1beta1": { "no-port": "v1beta1's hostPort
+   * needs a port" } }`. A converter refuses with one of its pair's reasons (`context.refuse`, a type
+   * error for any other); the test kit and `crdshift check` count refusals by reason and fail on
+   * any other throw on an object the source version accepts (in a cluster one refusal fails a
+   * whole LIST). Written before `converters`, so that their `refuse` is typed by it.
    */
-  refusals?: { [P in PairName<V>]?: string };
+  refusals?: R & { [P in PairName<V>]?: Record<string, string> };
+  converters: ConverterMap<V, R>;
   /**
    * Where an empty object or list (`{}`, `[]`) and an absent field mean the same to this kind:
    * `true` everywhere, or field paths (`spec.subject`, list items as `[]`: `spec.rules[].filters`).
@@ -41,8 +44,8 @@ export interface KindDefinition {
   readonly versions: ReadonlyMap<string, Schema>;
   /** The shortest chain of converters for every ordered pair of distinct versions. */
   route(from: string, to: string): Route | undefined;
-  /** Declared refusals, by `"from->to"`: the reason each pair's converters may refuse objects. */
-  readonly refusals?: ReadonlyMap<string, string>;
+  /** Declared refusals, by `"from->to"`: each reason a pair's converters may refuse objects for, and why. */
+  readonly refusals?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Where `{}`/`[]` and absent are declared the same: `true` everywhere, or these paths. */
   readonly emptyIsAbsent?: true | readonly string[];
   /** Declared gaps, by `"from->to"`: the target's field paths (list items as `[]`) and why each may be missing. */
@@ -56,7 +59,10 @@ const KIND = /^[A-Za-z][A-Za-z0-9]*$/;
  * wrong with a definition fails here, at module load, never on a request: bad names, converters
  * naming unknown versions, and any pair of versions that no chain of converters connects.
  */
-export function defineKind<const V extends Record<string, Schema>>(spec: KindSpec<V>): KindDefinition {
+export function defineKind<
+  const V extends Record<string, Schema>,
+  const R extends RefusalDeclarations = Record<never, never>,
+>(spec: KindSpec<V, R>): KindDefinition {
   const { group, kind } = spec;
   const label = kindLabel({ kind, group });
   if (

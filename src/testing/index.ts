@@ -10,7 +10,15 @@ export { checkReply, type SentReview } from "../kube/apiserver";
 export { type ArbitraryOptions, arbitraryFor } from "../check";
 export { type CrdArbitraryOptions, crdObjectArbitrary, crdValueArbitrary } from "../check";
 export { assertMatchesCrd, type CrdCheckOptions, type CrdCheckReport, checkAgainstCrd } from "../check";
-export { assertRoundTrips, type CheckOptions, checkKind, checkKinds, type KindReport, type PairReport } from "../check";
+export {
+  assertRoundTrips,
+  type CheckOptions,
+  checkKind,
+  checkKinds,
+  type Finding,
+  type KindReport,
+  type PairReport,
+} from "../check";
 export {
   assertGolden,
   checkGolden,

@@ -83,7 +83,7 @@ describe("crdshift check on hostile CRDs", () => {
       const unsat = check(withField("unsat.yaml", 'name2: { type: string, pattern: "^a$", minLength: 2 }'));
       expect(unsat.code).toBe(1);
       expect(unsat.stderr).toContain(
-        "crdshift check: FAILED\nPump.example.com: cannot generate objects: spec.name2: no value meets pattern ^a$, minLength 2",
+        "crdshift check: FAILED\nPump.example.com v1: cannot generate objects: spec.name2: no value meets pattern ^a$, minLength 2",
       );
       const required = check(
         withField(

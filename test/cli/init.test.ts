@@ -209,8 +209,10 @@ describe("crdshift check --crd", () => {
     const todo = await run(["check", "--registry", join(dir, "registry.ts"), "--crd", GADGETS, "--runs", "50"]);
     expect(todo.code).toBe(1);
     expect(todo.stdout).toContain("Gadget.example.com against");
+    // Findings most useful first: of the two pairs' (same rank), the one more objects showed, which
+    // depends on the run's seed (none given).
     expect(todo.stderr).toMatch(
-      /crdshift check: FAILED\nGadget\.example\.com v2 -> v1 -> v2( \(a partial object\))?: /,
+      /crdshift check: FAILED\nGadget\.example\.com (v2 -> v1 -> v2|v1 -> v2 -> v1)( \(a partial object\))?: /,
     );
     expect(todo.stderr).toContain("only v1 has spec.hostPort");
 

@@ -110,7 +110,7 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     const code = `for (const s of ${JSON.stringify(subpaths)}) console.log(s, Object.keys(await import(s)).sort().join(" "));`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", code], { cwd: project });
     expect(stdout.trim().split("\n")).toEqual([
-      "crdshift ConfigError DefinitionError STASH_ANNOTATION createApp createJsonLogger createMetrics createRegistry defineKind jsonLogger mapping readConfig silentLogger stashFields unstashFields",
+      "crdshift ConfigError DefinitionError Refusal STASH_ANNOTATION createApp createJsonLogger createMetrics createRegistry defineKind jsonLogger mapping readConfig refuse silentLogger stashFields unstashFields",
       "crdshift/testing arbitraryFor assertGolden assertMatchesCrd assertRoundTrips checkAgainstCrd checkGolden checkKind checkKinds checkReply crdObjectArbitrary crdValueArbitrary readCrds readGoldenCases",
       "crdshift/node serve",
       "crdshift/workers createWorker",

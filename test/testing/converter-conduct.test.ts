@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { readCrdFile } from "../../src/cli/crd-files";
-import { type Converter, defineKind, type KindSpec } from "../../src/conversion";
+import { type Converter, createRegistry, defineKind, type KindSpec, refuse } from "../../src/conversion";
 import { checkAgainstCrd } from "../../src/check/crd-check";
+import { roundTripObject } from "../../src/check/object-round-trip";
 import { assertRoundTrips, checkKinds } from "../../src/check/round-trip";
 import { mapDown, mapUp, pump } from "../fixtures/pump-kinds";
 
@@ -141,7 +142,7 @@ describe("empty and absent are the same only where a kind declares it", () => {
   });
 });
 
-const context = { group: "example.com", kind: "Pump", from: "v1beta1", to: "v1" };
+const context = { group: "example.com", kind: "Pump", from: "v1beta1", to: "v1", refuse };
 
 describe("a hub version that always holds a struct (docs/checks.md)", () => {
   const fill = (object: Parameters<typeof mapUp>[0]) => {
@@ -163,7 +164,14 @@ describe("defineKind checks the new declarations", () => {
     expect(define({ refusals: { "v2->v3": "x" } })).toThrow(
       'Thing.conduct.example.com: refusals key "v2->v3" is not "FROM->TO" with two of its versions (v1, v2)',
     );
-    expect(define({ refusals: { "v2->v1": "" } })).toThrow('refusals "v2->v1" needs a reason');
+    expect(define({ refusals: { "v2->v1": {} } })).toThrow('refusals "v2->v1" must name its reasons');
+    expect(define({ refusals: { "v2->v1": { "no-port": "" } } })).toThrow('reason "no-port" needs a why');
+    expect(define({ refusals: { "v2->v1": { "No Port": "why" } } })).toThrow('reason "No Port" is not a name');
+  });
+  it("refuses a pair-wide refusal reason, which would pass any throw of the pair, saying how to name it", () => {
+    expect(define({ refusals: { "v2->v1": "v1 is retired" } })).toThrow(
+      'Thing.conduct.example.com: refusals "v2->v1" is one reason for the whole pair, which would pass any throw of its converters as declared — name each reason: refusals: { "v2->v1": { "some-reason": "v1 is retired" } }, and refuse with context.refuse("some-reason", message)',
+    );
   });
   it("refuses emptyIsAbsent paths with list indices", () => {
     expect(define({ emptyIsAbsent: ["spec.rules[0]"] })).toThrow("emptyIsAbsent is true or a list of field paths");
@@ -171,7 +179,7 @@ describe("defineKind checks the new declarations", () => {
   });
 });
 
-describe("a refusal of an object the CRD would never store is no finding", () => {
+describe("a refusal of an object the CRD would never store is no finding; a partial object is sent unchecked", () => {
   const widgetFile = "test/fixtures/crds/widgets.example.com.yaml";
   const [widgets] = readCrdFile(widgetFile, widgetFile).crds;
   const loose = z.looseObject({});
@@ -189,10 +197,59 @@ describe("a refusal of an object the CRD would never store is no finding", () =>
     converters: { v1: { v1beta1: guard }, v1beta1: { v1: guard } },
   });
 
-  it("counts refusals of objects that break their own CEL rules, without a declaration", async () => {
+  it("counts refusals of whole objects that break their own CEL rules, without a declaration", async () => {
     const report = await checkAgainstCrd([widget], widgets!, { seed: 1, runs: 50 });
-    expect(report.failure).toBeUndefined();
     expect(report.pairs.some((pair) => pair.refusedOutsideCrd > 0)).toBe(true);
     expect(report.pairs.every((pair) => pair.refused === 0)).toBe(true);
+    // The partial objects that break the rule are findings (below): nothing else is.
+    expect(report.findings.length).toBeGreaterThan(0);
+    expect(report.findings.every((finding) => finding.partial && finding.rule === "refused")).toBe(true);
+  });
+
+  // Server-side apply sends its partial objects (the applied configuration, managed fields) to
+  // the webhook without evaluating CEL rules on them: a throw there fails the apply in a cluster.
+  it("does not excuse a plain Error on a partial object that breaks a CEL rule", async () => {
+    const schemaOf = new Map(widgets!.versions.map((version) => [version.name, version.schema]));
+    const setup = {
+      registry: createRegistry([widget]),
+      kind: widget,
+      equivalences: {},
+      crd: { schemaOf, asStored: true },
+      celErrors: new Map(),
+    };
+    const object = { apiVersion: "example.com/v1", kind: "Widget", spec: { size: 101 } };
+    // Whole, the apiserver would never store it: no finding, counted.
+    await expect(roundTripObject(setup, { object, partial: false }, "v1", "v1beta1")).resolves.toMatchObject({
+      refusedOutsideCrd: true,
+    });
+    // Partial, it reaches the webhook as it is: the undeclared refusal is a finding.
+    await expect(roundTripObject(setup, { object, partial: true }, "v1", "v1beta1")).rejects.toThrow(
+      "naming no declared reason: large sizes need mode Large",
+    );
+    const report = await checkAgainstCrd([widget], widgets!, { seed: 1, runs: 50 });
+    expect(report.ok).toBe(false);
+    expect(report.failure).toContain("(a partial object): the converter refused an object");
+  });
+
+  it("passes a declared refusal on a partial object that breaks a CEL rule, counted by reason", async () => {
+    const declared = (object: Record<string, unknown>) => {
+      const spec = object.spec as { size?: number; mode?: string } | undefined;
+      if (spec?.size !== undefined && spec.size > 100 && spec.mode !== "Large")
+        throw refuse("needs-large", "large sizes need mode Large");
+      return object;
+    };
+    const refusing = defineKind({
+      group: "example.com",
+      kind: "Widget",
+      versions: { v1: loose, v1beta1: loose },
+      refusals: {
+        "v1->v1beta1": { "needs-large": "a size over 100 needs mode Large" },
+        "v1beta1->v1": { "needs-large": "a size over 100 needs mode Large" },
+      },
+      converters: { v1: { v1beta1: declared }, v1beta1: { v1: declared } },
+    });
+    const report = await checkAgainstCrd([refusing], widgets!, { seed: 1, runs: 50 });
+    expect(report.failure).toBeUndefined();
+    expect(report.pairs.some((pair) => pair.refusedBy.some((entry) => entry.reason === "needs-large"))).toBe(true);
   });
 });

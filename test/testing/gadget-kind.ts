@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { defineKind, stashFields, unstashFields } from "../../src/conversion";
+import { defineKind, refuse, stashFields, unstashFields } from "../../src/conversion";
 
 /**
  * Gadget (test/fixtures/crds/gadgets.example.com.yaml) with the converters written: v1's
@@ -28,7 +28,10 @@ export const v2 = z.looseObject({
 /** Digits as v1 writes them, or a refusal: "007" would not come back from v2's 7. Beyond 2^53, a bigint. */
 function number(text: string, field: string): number | bigint {
   if (!/^(0|-?[1-9][0-9]*)$/.test(text))
-    throw new Error(`spec.${field} ${JSON.stringify(text)} is not a plain number; v2 holds it as an integer`);
+    throw refuse(
+      "not-a-number",
+      `spec.${field} ${JSON.stringify(text)} is not a plain number; v2 holds it as an integer`,
+    );
   const value = Number(text);
   return Number.isSafeInteger(value) ? value : BigInt(text);
 }
@@ -38,8 +41,11 @@ export const gadget = defineKind({
   kind: "Gadget",
   versions: { v1, v2 },
   refusals: {
-    "v1->v2": "v2 holds sizes and ports as integers, and a host and a port only together",
-    "v2->v1": "v1's hostPort needs both a host and a port",
+    "v1->v2": {
+      "not-a-number": "v2 holds sizes and ports as integers",
+      "no-port": "v2 holds a host and a port only together",
+    },
+    "v2->v1": { "host-or-port-alone": "v1's hostPort needs both a host and a port" },
   },
   converters: {
     v1: {
@@ -54,7 +60,7 @@ export const gadget = defineKind({
         if (size !== undefined) next.size = number(size, "size");
         if (hostPort !== undefined) {
           const colon = hostPort.lastIndexOf(":");
-          if (colon < 0) throw new Error(`spec.hostPort ${JSON.stringify(hostPort)} is not host:port`);
+          if (colon < 0) throw refuse("no-port", `spec.hostPort ${JSON.stringify(hostPort)} is not host:port`);
           next.host = hostPort.slice(0, colon);
           next.port = number(hostPort.slice(colon + 1), "hostPort's port");
         }
@@ -62,12 +68,12 @@ export const gadget = defineKind({
       },
     },
     v2: {
-      v1: ({ spec, status, ...rest }) => {
+      v1: ({ spec, status, ...rest }, { refuse }) => {
         const out = stashFields(rest, { status });
         if (spec === undefined) return out;
         const { host, port, size, ...keep } = spec;
         if ((host === undefined) !== (port === undefined))
-          throw new Error("v1 needs both spec.host and spec.port to form spec.hostPort");
+          throw refuse("host-or-port-alone", "v1 needs both spec.host and spec.port to form spec.hostPort");
         return {
           ...out,
           spec: {

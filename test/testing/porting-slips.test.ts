@@ -85,22 +85,32 @@ describe("a refusal of an object the source version accepts is a finding, unless
     const report = await checkAgainstCrd([refusing], crd!, { seed: 1 });
     expect(report.ok).toBe(false);
     expect(report.failure).toMatch(
-      /^Pump\.example\.com v1 -> v1beta1 -> v1( \(a partial object\))?: the converter refused an object the CRD's v1 schema accepts: spec\.restartPolicy "OnFailure" has no counterpart\n {2}In a cluster one refused object fails every LIST and watch of the kind in v1beta1\. .*refusals: \{ "v1->v1beta1": "why" \}/,
+      /^Pump\.example\.com v1 -> v1beta1 -> v1( \(a partial object\))?: the converter refused an object the CRD's v1 schema accepts, for reason "no-counterpart", which v1 -> v1beta1 does not declare: spec\.restartPolicy "OnFailure" has no counterpart\n {2}In a cluster one refused object fails every LIST and watch of the kind in v1beta1\. .*refusals: \{ "v1->v1beta1": \{ "some-reason": "why" \} \}/,
     );
     // The zod schemas take any string: a string the table lacks is refused too.
     await expect(assertRoundTrips(refusing, { seed: 1 })).rejects.toThrow(
-      /the converter refused an object its v1 schema accepts: spec\.restartPolicy ".*" has no counterpart/,
+      /the converter refused an object its v1 schema accepts, for reason "no-counterpart", which v1 -> v1beta1 does not declare: spec\.restartPolicy ".*" has no counterpart/,
     );
   });
 
   it("counts refusals the kind declares, with the reason", async () => {
     const declared = pump(refusingUp, refusingDown, {
-      refusals: { "v1beta1->v1": "v1 takes no onFailure", "v1->v1beta1": "v1beta1 takes no OnFailure" },
+      refusals: {
+        "v1beta1->v1": { "no-counterpart": "v1 takes no onFailure" },
+        "v1->v1beta1": { "no-counterpart": "v1beta1 takes no OnFailure" },
+      },
     });
     const report = await checkAgainstCrd([declared], crd!, { seed: 1 });
     expect(report.failure).toBeUndefined();
     const pair = report.pairs.find((p) => p.from === "v1beta1")!;
     expect(pair.refused).toBeGreaterThan(0);
-    expect(pair.declaredRefusal).toBe("v1 takes no onFailure");
+    expect(pair.refusedBy).toEqual([
+      {
+        reason: "no-counterpart",
+        why: "v1 takes no onFailure",
+        count: pair.refused,
+        example: expect.stringMatching(/has no counterpart/),
+      },
+    ]);
   });
 });

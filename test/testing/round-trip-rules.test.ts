@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { createRegistry, defineKind, type KindSpec } from "../../src/conversion";
+import { createRegistry, defineKind, type KindSpec, refuse } from "../../src/conversion";
 import { twoVersionCrd } from "./two-version-crd";
 import { type RoundTripSetup, roundTripObject } from "../../src/check/object-round-trip";
 
@@ -61,7 +61,7 @@ const gaugeOf = (spec: Record<string, unknown>) => ({
 });
 const same = (object: Body) => object;
 const refuseHigh = (object: Body) => {
-  if (Number(object.spec?.level) > 5) throw new Error("v2 holds levels up to 5");
+  if (Number(object.spec?.level) > 5) throw refuse("too-high", "v2 holds levels up to 5");
   return object;
 };
 const refuseNone = (object: Body) => {
@@ -74,13 +74,50 @@ describe("a refusal is a finding unless declared, or the apiserver would not hav
     const refusing = gauge(refuseHigh, same);
     for (const asStored of [undefined, false, true])
       await expect(roundTripObject(setup(refusing, asStored), gaugeOf({ level: 7 }), "v1", "v2")).rejects.toThrow(
-        /the converter refused an object .*v1 schema accepts: v2 holds levels up to 5\n.*refusals: \{ "v1->v2": "why" \}/,
+        /the converter refused an object .*v1 schema accepts, for reason "too-high", which v1 -> v2 does not declare: v2 holds levels up to 5\n.*refusals: \{ "v1->v2": \{ "some-reason": "why" \} \}/,
       );
-    const declared = gauge(refuseHigh, same, { refusals: { "v1->v2": "levels above 5" } });
+    const declared = gauge(refuseHigh, same, { refusals: { "v1->v2": { "too-high": "levels above 5" } } });
     await expect(roundTripObject(setup(declared, true), gaugeOf({ level: 7 }), "v1", "v2")).resolves.toMatchObject({
-      refused: "v2 holds levels up to 5",
+      refused: { reason: "too-high", message: "v2 holds levels up to 5" },
       refusedOutsideCrd: false,
     });
+  });
+
+  it("fails a throw that names no declared reason, though the pair declares others", async () => {
+    // The false green of a pair-wide declaration: a new throw beside a declared refusal.
+    const newThrow = (object: Body) => {
+      if (object.spec?.unit === "kg") throw new Error("kg is not a unit yet");
+      return refuseHigh(object);
+    };
+    const declared = gauge(newThrow, same, {
+      refusals: { "v1->v2": { "too-high": "levels above 5", "too-low": "levels below 0" } },
+    });
+    for (const asStored of [undefined, false, true])
+      await expect(roundTripObject(setup(declared, asStored), gaugeOf({ unit: "kg" }), "v1", "v2")).rejects.toThrow(
+        /the converter refused an object .*v1 schema accepts, naming no declared reason \(it declares "too-high", "too-low"\): kg is not a unit yet/,
+      );
+    // A reason another pair declares is not this pair's.
+    const elsewhere = gauge(refuseHigh, same, { refusals: { "v2->v1": { "too-high": "levels above 5" } } });
+    await expect(roundTripObject(setup(elsewhere, true), gaugeOf({ level: 7 }), "v1", "v2")).rejects.toThrow(
+      /for reason "too-high", which v1 -> v2 does not declare/,
+    );
+  });
+
+  it("excuses any failure on an input breaking the CRD's CEL rules, not on one that keeps them", async () => {
+    // A lost field, on the way back: nothing a cluster could hold shows it when the unit is "none".
+    const dropUnit = ({ spec, ...rest }: Body): Body => {
+      if (spec === undefined) return rest;
+      const { unit, ...keep } = spec;
+      return { ...rest, spec: keep };
+    };
+    for (const asStored of [false, true]) {
+      await expect(
+        roundTripObject(setup(gauge(same, dropUnit), asStored), gaugeOf({ unit: "none" }), "v1", "v2"),
+      ).resolves.toMatchObject({ refusedOutsideCrd: true });
+      await expect(
+        roundTripObject(setup(gauge(same, dropUnit), asStored), gaugeOf({ unit: "kg" }), "v1", "v2"),
+      ).rejects.toThrow(/spec\.unit was "kg", came back missing/);
+    }
   });
 
   it("excuses a refusal of an input breaking the CRD's CEL rules, in both checks", async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { registry } from "../../examples";
 import { type Converter, defineKind } from "../../src/conversion";
+import { twoVersionCrd } from "./two-version-crd";
 
 describe("the round-trip check", () => {
   it("passes on the examples, trying every ordered pair of versions", async () => {
@@ -47,12 +48,12 @@ describe("the round-trip check", () => {
       group: "oneway.example.com",
       kind: "Gadget",
       versions: { v1: z.looseObject({ n: z.optional(z.number()) }), v2: z.looseObject({ n: z.optional(z.number()) }) },
-      refusals: { "v2->v1": "v1 is read-only" },
+      refusals: { "v2->v1": { "read-only": "v1 is read-only" } },
       converters: {
         v1: { v2: (object) => object },
         v2: {
-          v1: (object) => {
-            if (object.n !== undefined) throw new Error("v1 is read-only");
+          v1: (object, { refuse }) => {
+            if (object.n !== undefined) throw refuse("read-only", "v1 is read-only");
             return object;
           },
         },
@@ -65,19 +66,28 @@ describe("the round-trip check", () => {
     );
   });
 
-  it("reports a sample refusal message for each pair that refused some objects", async () => {
+  it("counts refusals by declared reason for each pair, with the declaration's why and an example", async () => {
     const [report] = await checkKinds([registry.kinds[0]!], { runs: 100, seed: 1 });
     const refusing = report!.pairs.find((pair) => pair.from === "v1" && pair.to === "v1beta1")!;
     expect(refusing.refused).toBeGreaterThan(0);
-    expect(refusing.sampleRefusal).toMatch(
-      /^(host and port must both be set to form hostPort|port ".*" must not contain ":")$/,
-    );
-    expect(report!.pairs.find((pair) => pair.refused === 0)?.sampleRefusal).toBeUndefined();
+    expect(refusing.refusedBy.map((entry) => entry.reason).sort()).toEqual(["colon-in-port", "host-or-port-alone"]);
+    expect(refusing.refusedBy.reduce((sum, entry) => sum + entry.count, 0)).toBe(refusing.refused);
+    expect(refusing.refusedBy.find((entry) => entry.reason === "host-or-port-alone")).toMatchObject({
+      why: "v1beta1's hostPort holds a host and a port only together",
+      example: "host and port must both be set to form hostPort",
+    });
+    // Coverage: refusals aside, the runs asked for round-tripped, out of more objects generated.
+    expect(refusing.roundTrips).toBe(100);
+    expect(refusing.generated).toBeGreaterThanOrEqual(100 + refusing.refused);
+    // A chain refuses for its steps' reasons: v1 -> v1alpha1 goes through v1beta1.
+    const chain = report!.pairs.find((pair) => pair.from === "v1" && pair.to === "v1alpha1")!;
+    expect(chain.refusedBy.map((entry) => entry.reason).sort()).toEqual(["colon-in-port", "host-or-port-alone"]);
+    expect(report!.pairs.find((pair) => pair.refused === 0)?.refusedBy).toEqual([]);
   });
 });
 
 /** A kind whose v2 -> v1 converter is the one given (v2 -> v1 -> v2 is the first pair tried). */
-function withConverter(toV1: Converter<any, any>, refusals?: { "v2->v1": string }) {
+function withConverter(toV1: Converter<any, any>, refusals?: { "v2->v1": Record<string, string> }) {
   return defineKind({
     ...(refusals ? { refusals } : {}),
     group: "kit.example.com",
@@ -138,21 +148,40 @@ describe("a converter's bugs are defects, not refusals", () => {
   it("names the stack's first frame: where the converter went wrong", async () => {
     const [report] = await checkKinds([withConverter((object) => notDefinedAnywhere(object))], { runs: 20, seed: 5 });
     expect(report!.failure).toMatch(
-      /a bug in the converter, not a refusal \(to refuse an object, throw an Error that says why\)\n {2}at .*round-trip\.test\.ts:\d+:\d+/,
+      /a bug in the converter, not a refusal \(to refuse an object, throw context\.refuse\(reason, message\) with a reason the pair declares\)\n {2}at .*round-trip\.test\.ts:\d+:\d+/,
     );
   });
 
-  it("fails a pair where every object was refused: nothing was proved", async () => {
+  it("fails a pair where every object was refused, as declared: nothing was proved", async () => {
     const refuseAll = withConverter(
-      () => {
-        throw new Error("v1 is not supported any more");
+      (_object, { refuse }) => {
+        throw refuse("retired", "v1 is not supported any more");
       },
-      { "v2->v1": "v1 is retired" },
+      { "v2->v1": { retired: "v1 is retired" } },
     );
     const [report] = await checkKinds([refuseAll], { runs: 30, seed: 5 });
     expect(report!.ok).toBe(false);
-    expect(report!.failure).toBe(
-      "Thing.kit.example.com v2 -> v1 -> v2: no object made the round trip (the converter refused all 30, for example: v1 is not supported any more), so nothing was proved; a converter should refuse only what v1 cannot hold",
+    expect(report!.failure).toContain(
+      'Thing.kit.example.com v2 -> v1 -> v2: only 0 of 30 objects made the round trip: of 300 generated, 300 were refused as declared (300 "retired", for example: v1 is not supported any more). Refusals leave too few round trips to prove the converters right; a converter should refuse only what v1 cannot hold\n  (replay with seed 5)',
+    );
+  });
+
+  it("fails a pair whose declared refusals leave fewer round trips than asked for, with the count by reason", async () => {
+    // About 19 objects in 20 refused: 30 round trips would take about 600 objects, past the budget of 300.
+    const mostly = withConverter(
+      (object, { refuse }) => {
+        const text = JSON.stringify(object, (_key, value: unknown) => (typeof value === "bigint" ? `${value}` : value));
+        if (text.length % 20 !== 0) throw refuse("retired", "v1 is mostly retired");
+        return object;
+      },
+      { "v2->v1": { retired: "v1 is retired" } },
+    );
+    const [report] = await checkKinds([mostly], { runs: 30, seed: 5 });
+    const pair = report!.pairs.find((p) => p.from === "v2")!;
+    expect(pair.generated).toBe(300);
+    expect(pair.roundTrips).toBeLessThan(30);
+    expect(report!.failure).toMatch(
+      /v2 -> v1 -> v2: only \d+ of 30 objects made the round trip: of 300 generated, \d+ were refused as declared \(\d+ "retired"/,
     );
   });
 
@@ -161,14 +190,14 @@ describe("a converter's bugs are defects, not refusals", () => {
     const words =
       "the converter's result does not match the v1 schema: size: object 0 (a) Thing kit.example.com/v2 -> kit.example.com/v1: no";
     const mimic = withConverter(
-      () => {
-        throw new Error(words);
+      (_object, { refuse }) => {
+        throw refuse("retired", words);
       },
-      { "v2->v1": "v1 is retired" },
+      { "v2->v1": { retired: "v1 is retired" } },
     );
     const [report] = await checkKinds([mimic], { runs: 30, seed: 5 });
-    expect(report!.failure).toBe(
-      `Thing.kit.example.com v2 -> v1 -> v2: no object made the round trip (the converter refused all 30, for example: ${words}), so nothing was proved; a converter should refuse only what v1 cannot hold`,
+    expect(report!.failure).toContain(
+      `Thing.kit.example.com v2 -> v1 -> v2: only 0 of 30 objects made the round trip: of 300 generated, 300 were refused as declared (300 "retired", for example: ${words})`,
     );
   });
 
@@ -207,5 +236,26 @@ describe("objects as the webhook hands them over", () => {
     await expect(assertRoundTrips(rounding, { seed: 11 })).rejects.toThrow(
       /not the same after the round trip: .* was -?\d{16,}, came back -?\d+/,
     );
+  });
+});
+
+describe("the zod round trips with the kind's CRD known", () => {
+  it("prune their objects as the apiserver does: a field the CRD drops is owed by no converter", async () => {
+    const spec = z.optional(z.looseObject({ size: z.optional(z.number()) }));
+    // Keeps spec.size only, as a Go struct would: unknown fields under spec are dropped.
+    const keepSize = ({ spec, ...rest }: any) =>
+      spec === undefined ? rest : { ...rest, spec: spec.size === undefined ? {} : { size: spec.size } };
+    const kind = defineKind({
+      group: "example.com",
+      kind: "Thing",
+      versions: { v1: z.looseObject({ spec }), v2: z.looseObject({ spec }) },
+      converters: { v1: { v2: keepSize }, v2: { v1: keepSize } },
+    });
+    const size = { type: "object", properties: { size: { type: "integer" } } };
+    const crd = twoVersionCrd({ group: "example.com", kind: "Thing", plural: "things" }, size, size);
+    const [blind] = await checkKinds([kind], { runs: 50, seed: 3 });
+    expect(blind!.failure).toMatch(/not the same after the round trip: spec(\.|\[)\S* was .*, came back missing/);
+    const [known] = await checkKinds([kind], { runs: 50, seed: 3, crds: [crd] });
+    expect(known!.failure).toBeUndefined();
   });
 });

@@ -13,23 +13,23 @@ export const e2eKind = defineKind({
     v2: z.looseObject({ host: z.optional(z.string()), port: z.optional(z.string()) }),
   },
   refusals: {
-    "v1->v2": "a hostPort without a colon has no separate host and port",
-    "v2->v1": "v1's hostPort holds a host and a port only together",
+    "v1->v2": { "no-colon": "a hostPort without a colon has no separate host and port" },
+    "v2->v1": { "not-together": "v1's hostPort holds a host and a port only together, and a port without a colon" },
   },
   converters: {
     v1: {
-      v2: ({ hostPort, ...rest }) => {
+      v2: ({ hostPort, ...rest }, { refuse }) => {
         if (hostPort === undefined) return rest;
         const at = hostPort.lastIndexOf(":");
-        if (at < 0) throw new Error(`hostPort ${JSON.stringify(hostPort)} is not host:port`);
+        if (at < 0) throw refuse("no-colon", `hostPort ${JSON.stringify(hostPort)} is not host:port`);
         return { ...rest, host: hostPort.slice(0, at), port: hostPort.slice(at + 1) };
       },
     },
     v2: {
-      v1: ({ host, port, ...rest }) => {
+      v1: ({ host, port, ...rest }, { refuse }) => {
         if (host === undefined && port === undefined) return rest;
         if (host === undefined || port === undefined || port.includes(":"))
-          throw new Error("v1 needs both host and port, and a port without a colon");
+          throw refuse("not-together", "v1 needs both host and port, and a port without a colon");
         return { ...rest, hostPort: `${host}:${port}` };
       },
     },
