@@ -3,8 +3,8 @@ import { expect, it } from "vitest";
 import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
 
 /**
- * The apiserver model against the rules of /work/shared/spec/apiserver-contract.md §5–8, written
- * here a second time, plainly and apart from the model: replies are built from parts each right
+ * The apiserver model against the rules of the apiserver contract's §5–8 (the project's
+ * shared/spec/apiserver-contract.md, read from the apiserver's source), written here a second time, plainly and apart from the model: replies are built from parts each right
  * or wrong in a known way, and the model must accept exactly those the rules accept. The first
  * direction is the one a false green needs; the second keeps the model from refusing what a
  * cluster takes.
