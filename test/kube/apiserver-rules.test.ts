@@ -4,8 +4,9 @@ import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-
 
 /**
  * The apiserver model against the rules of the apiserver contract's §5–8 (the project's
- * shared/spec/apiserver-contract.md, read from the apiserver's source), written here a second time, plainly and apart from the model: replies are built from parts each right
- * or wrong in a known way, and the model must accept exactly those the rules accept. The first
+ * shared/spec/apiserver-contract.md, read from the apiserver's source), written here a second
+ * time, plainly and apart from the model: replies are built from parts each right or wrong in a
+ * known way, and the model must accept exactly those the rules accept. The first
  * direction is the one a false green needs; the second keeps the model from refusing what a
  * cluster takes.
  */
