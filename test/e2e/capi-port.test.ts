@@ -1,9 +1,7 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { offlineEnv, run } from "./run";
+import { describe, expect, it } from "vitest";
+import { portProject } from "./port-project";
 
 /**
  * A CRD author's port of a real two-version CRD, Cluster API's MachineHealthCheck
@@ -13,76 +11,25 @@ import { offlineEnv, run } from "./run";
  * the field: a green check means the conversion is right. One npm install, reused by editing
  * files.
  */
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const FIXTURE = join(root, "test/fixtures/capi-machinehealthcheck");
-const KIND_FILE = "src/kinds/machinehealthchecks.cluster.x-k8s.io.ts";
-const CONVERTERS = readFileSync(join(FIXTURE, "converters.ts.txt"), "utf8");
-
-let dir: string;
-let project: string;
-
-const ok = (command: string, args: string[], cwd: string) => run(command, args, { cwd, env: offlineEnv() });
-const sh = (command: string, args: string[], cwd: string) =>
-  run(command, args, { cwd, env: offlineEnv(), allowFailure: true });
-const npmTest = () => sh("npm", ["test", "--silent"], project);
-const check = () => sh("npm", ["run", "check", "--silent", "--", "--runs", "60"], project);
-
-/** The kind file with `edit` applied, for the length of `body`. */
-async function withConverters(edit: (source: string) => string, body: () => Promise<void>): Promise<void> {
-  const changed = edit(CONVERTERS);
-  expect(changed, "the slip applies").not.toBe(CONVERTERS);
-  writeFileSync(join(project, KIND_FILE), changed);
-  try {
-    await body();
-  } finally {
-    writeFileSync(join(project, KIND_FILE), CONVERTERS);
-  }
-}
+const port = portProject({
+  fixture: "capi-machinehealthcheck",
+  crd: "machinehealthchecks.yaml",
+  name: "mhc",
+  kindFile: "src/kinds/machinehealthchecks.cluster.x-k8s.io.ts",
+  prepare: (project, fixture) => cpSync(join(fixture, "golden"), join(project, "golden"), { recursive: true }),
+});
+const { npmTest, withConverters } = port;
+const check = () => port.sh("npm", ["run", "check", "--silent", "--", "--runs", "60"]);
 
 describe("porting Cluster API's MachineHealthCheck with crdshift init", () => {
-  beforeAll(async () => {
-    for (const file of ["dist/index.js", "dist/cli.js"])
-      if (!existsSync(join(root, file))) throw new Error(`${file} is missing: run \`npm run build\` (npm test does)`);
-    dir = mkdtempSync(join(tmpdir(), "crdshift-port-"));
-    const pack = await ok("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], root);
-    const tarball = join(dir, (JSON.parse(pack.stdout) as Array<{ filename: string }>)[0]!.filename);
-    cpSync(join(FIXTURE, "machinehealthchecks.yaml"), join(dir, "machinehealthchecks.yaml"));
-    // As the README says, without a terminal: npx needs --yes.
-    await ok(
-      "npx",
-      [
-        "--yes",
-        "--prefer-offline",
-        "--package",
-        tarball,
-        "crdshift",
-        "init",
-        "mhc",
-        "--crd",
-        "machinehealthchecks.yaml",
-        "--crdshift",
-        `file:${tarball}`,
-      ],
-      dir,
-    );
-    project = join(dir, "mhc");
-    writeFileSync(join(project, KIND_FILE), CONVERTERS);
-    cpSync(join(FIXTURE, "golden"), join(project, "golden"), { recursive: true });
-    await ok("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], project);
-  });
-
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
   it("init vendors the tarball and lists the CRDs for crdshift check", () => {
-    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
+    const pkg = JSON.parse(readFileSync(join(port.project(), "package.json"), "utf8")) as {
       dependencies: Record<string, string>;
       scripts: Record<string, string>;
     };
     expect(pkg.dependencies.crdshift).toMatch(/^file:vendor\/crdshift-[0-9.]+\.tgz$/);
     expect(pkg.scripts.test).toBe("tsc --noEmit && vitest run");
-    expect(readFileSync(join(project, "crdshift.config.ts"), "utf8")).toContain(
+    expect(readFileSync(join(port.project(), "crdshift.config.ts"), "utf8")).toContain(
       'export const crds = ["crds/machinehealthchecks.yaml"];',
     );
   });

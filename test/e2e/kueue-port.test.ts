@@ -1,9 +1,7 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { offlineEnv, run } from "./run";
+import { describe, expect, it } from "vitest";
+import { portProject } from "./port-project";
 
 /**
  * A CRD author's port of Kueue's MultiKueueCluster (test/fixtures/kueue-multikueuecluster), from
@@ -13,31 +11,14 @@ import { offlineEnv, run } from "./run";
  * the check, and three independent slips are all named by one run. One npm install, reused by
  * editing the kind file.
  */
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const FIXTURE = join(root, "test/fixtures/kueue-multikueuecluster");
-const KIND_FILE = "src/kinds/multikueueclusters.kueue.x-k8s.io.ts";
-const CONVERTERS = readFileSync(join(FIXTURE, "converters.ts.txt"), "utf8");
-
-let dir: string;
-let project: string;
-
-const ok = (command: string, args: string[], cwd: string) => run(command, args, { cwd, env: offlineEnv() });
-const sh = (command: string, args: string[], cwd: string) =>
-  run(command, args, { cwd, env: offlineEnv(), allowFailure: true });
-const npmTest = () => sh("npm", ["test", "--silent"], project);
-const check = () => sh("npm", ["run", "check", "--silent"], project);
-
-/** The kind file with `edit` applied, for the length of `body`. */
-async function withConverters(edit: (source: string) => string, body: () => Promise<void>): Promise<void> {
-  const changed = edit(CONVERTERS);
-  expect(changed, "the slip applies").not.toBe(CONVERTERS);
-  writeFileSync(join(project, KIND_FILE), changed);
-  try {
-    await body();
-  } finally {
-    writeFileSync(join(project, KIND_FILE), CONVERTERS);
-  }
-}
+const port = portProject({
+  fixture: "kueue-multikueuecluster",
+  crd: "multikueueclusters.yaml",
+  name: "mkc",
+  kindFile: "src/kinds/multikueueclusters.kueue.x-k8s.io.ts",
+});
+const { npmTest, withConverters } = port;
+const check = () => port.sh("npm", ["run", "check", "--silent"]);
 
 /** Replaces `from` in the kind file, which must hold it once. */
 const replacing = (from: string, to: string) => (source: string) => {
@@ -46,41 +27,8 @@ const replacing = (from: string, to: string) => (source: string) => {
 };
 
 describe("porting Kueue's MultiKueueCluster, whose v1beta2 is stricter, with crdshift init", () => {
-  beforeAll(async () => {
-    for (const file of ["dist/index.js", "dist/cli.js"])
-      if (!existsSync(join(root, file))) throw new Error(`${file} is missing: run \`npm run build\` (npm test does)`);
-    dir = mkdtempSync(join(tmpdir(), "crdshift-kueue-"));
-    const pack = await ok("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], root);
-    const tarball = join(dir, (JSON.parse(pack.stdout) as Array<{ filename: string }>)[0]!.filename);
-    cpSync(join(FIXTURE, "multikueueclusters.yaml"), join(dir, "multikueueclusters.yaml"));
-    await ok(
-      "npx",
-      [
-        "--yes",
-        "--prefer-offline",
-        "--package",
-        tarball,
-        "crdshift",
-        "init",
-        "mkc",
-        "--crd",
-        "multikueueclusters.yaml",
-        "--crdshift",
-        `file:${tarball}`,
-      ],
-      dir,
-    );
-    project = join(dir, "mkc");
-    writeFileSync(join(project, KIND_FILE), CONVERTERS);
-    await ok("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], project);
-  });
-
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
   it("the faithful port passes npm test and npm run check, with no golden files, its refusals counted by reason", async () => {
-    expect(existsSync(join(project, "golden"))).toBe(false);
+    expect(existsSync(join(port.project(), "golden"))).toBe(false);
     const test = await npmTest();
     expect(test.code, test.stdout + test.stderr).toBe(0);
     const checked = await check();
