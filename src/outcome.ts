@@ -1,7 +1,7 @@
 /**
- * The words for how a request ends, named once: logs, metrics and the README's tables use these
- * (test/outcome.test.ts holds the README to them). A new code or reason is a line here, the
- * place that raises it, and a row in the README.
+ * The words for how a request ends, named once: logs, metrics and docs/metrics.md's tables use these
+ * (test/outcome.test.ts holds those tables to them). A new code or reason is a line here, the
+ * place that raises it, and a row in docs/metrics.md.
  *
  * Two endings, never confused: a review answered with a `Failure` (HTTP 200: the apiserver
  * shows its message to users) and a request rejected before it was a review (a `Rejection`,
