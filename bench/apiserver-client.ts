@@ -1,5 +1,8 @@
 import { Agent, request } from "node:http";
 
+/** The apiserver gives a conversion webhook call 30 s (`?timeout=30s`), then fails it. */
+const TIMEOUT_MS = 30_000;
+
 /** One call as the client saw it; the reply is kept to be checked after the scenario. */
 export interface Call {
   /** The request body sent: the checks need the review it holds. */
@@ -70,6 +73,7 @@ export class ApiserverClient {
         },
       );
       req.on("error", reject);
+      req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error("no reply within the apiserver's 30 s timeout")));
       req.end(body);
     });
   }

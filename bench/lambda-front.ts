@@ -43,6 +43,11 @@ function start(): Instance {
   });
   const instance: Instance = { child, invocations: 0, coldCpu: 0, waiting: [] };
   createInterface({ input: child.stdio[3] as Readable }).on("line", (line) => instance.waiting.shift()?.(line));
+  // An instance that dies mid-invocation is a 502 from the function URL, not a hung load.
+  child.once("exit", (code) => {
+    for (const answer of instance.waiting.splice(0))
+      answer(JSON.stringify({ statusCode: 502, body: `the instance exited with code ${code}` }));
+  });
   instances.push(instance);
   return instance;
 }

@@ -35,6 +35,11 @@ export interface Measured {
   /** The server's CPU per warm call (user + system), what cold starts spent taken out. */
   serverCpuUs: number;
   serverSystemUs: number;
+  /**
+   * The server's CPU over the wall time, cold starts included: how much of a core it got. Well
+   * under its share of the load means it waited, for the client or for a core others held.
+   */
+  serverCores: number;
   /** CPU per cold start: the instance's start, import and first call. */
   coldCpuMs: number;
   /** This process's CPU per call: the load generator's share of the two cores. */
@@ -84,6 +89,7 @@ export async function measure(target: Target, scenario: Scenario, offset: number
     coldMaxMs: cold.length ? Math.max(...cold) : Number.NaN,
     serverCpuUs: serverUs / warm.length,
     serverSystemUs: ((after.system - before.system) * 1e6) / warm.length,
+    serverCores: (after.user + after.system - before.user - before.system) / (driven.wallMs / 1000),
     coldCpuMs: cold.length ? ((after.cold - before.cold) * 1000) / cold.length : Number.NaN,
     clientCpuUs: (clientAfter.user + clientAfter.system) / driven.calls.length,
     rejected: reasons.length,
