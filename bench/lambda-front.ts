@@ -15,7 +15,7 @@ import { inRepo } from "./paths";
  * The function's environment is this process's CRDSHIFT_* variables.
  *
  * `GET /stats`: the instances' CPU in seconds (user, system; cold: what they spent up to their
- * first replies).
+ * first replies; standIn: this process's own, which Lambda would not bill).
  * `POST /reset`: stops every instance, as a function after a deploy or an idle spell.
  */
 const BUNDLE = inRepo("build/lambda/index.mjs");
@@ -117,6 +117,7 @@ createServer((req, res) => {
       system: stoppedCpu.system + instances.reduce((sum, instance) => sum + cpu(instance).system, 0),
       cold: instances.reduce((sum, instance) => sum + instance.coldCpu, 0),
       coldStarts: instances.filter((instance) => instance.invocations > 0).length,
+      standIn: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
     };
     return void res.end(JSON.stringify(stats));
   }

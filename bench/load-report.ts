@@ -24,6 +24,7 @@ export function medianOfRounds(rounds: Measured[]): Summary {
     serverSystemUs: mid((m) => m.serverSystemUs),
     serverCores: mid((m) => m.serverCores),
     clientCpuUs: mid((m) => m.clientCpuUs),
+    standInCpuUs: mid((m) => m.standInCpuUs),
     rejected: rounds.reduce((sum, m) => sum + m.rejected, 0),
     reasons: [...new Set(rounds.flatMap((m) => m.reasons))].slice(0, 3),
   };

@@ -42,6 +42,8 @@ export interface Measured {
   serverCores: number;
   /** CPU per cold start: the instance's start, import and first call. */
   coldCpuMs: number;
+  /** The Lambda stand-in's own CPU per call: the function URL's work, not the function's. */
+  standInCpuUs: number;
   /** This process's CPU per call: the load generator's share of the two cores. */
   clientCpuUs: number;
   /** Calls the apiserver would not accept, with the first few reasons. */
@@ -91,6 +93,7 @@ export async function measure(target: Target, scenario: Scenario, offset: number
     serverSystemUs: ((after.system - before.system) * 1e6) / warm.length,
     serverCores: (after.user + after.system - before.user - before.system) / (driven.wallMs / 1000),
     coldCpuMs: cold.length ? ((after.cold - before.cold) * 1000) / cold.length : Number.NaN,
+    standInCpuUs: (((after.standIn ?? Number.NaN) - (before.standIn ?? Number.NaN)) * 1e6) / driven.calls.length,
     clientCpuUs: (clientAfter.user + clientAfter.system) / driven.calls.length,
     rejected: reasons.length,
     reasons: [...new Set(reasons)].slice(0, 3),

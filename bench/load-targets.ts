@@ -10,6 +10,8 @@ export interface ServerCpu {
   user: number;
   system: number;
   cold: number;
+  /** What a stand-in for the platform spent itself (the function URL's): not the server's. */
+  standIn?: number;
 }
 
 /** A server the load drives: a peer `withServers` starts, and how to read the CPU it spends. */

@@ -107,6 +107,11 @@ if (argv.includes("--soak")) {
         `crdshift / naive, ${r.scenario} at ${r.concurrency}: ${r.throughput.toFixed(2)}× the throughput, ` +
           `${r.cpuPerCall.toFixed(2)}× the server CPU per call (median of ${rounds} rounds)`,
       );
+    for (const m of rows.filter((r) => Number.isFinite(r.standInCpuUs)))
+      say(
+        `${m.server}, ${m.scenario} at ${m.concurrency}: the function URL stand-in's own CPU ` +
+          `${Math.round(m.standInCpuUs)} µs per call (not the function's, not in the table)`,
+      );
     say(`load average at the end: ${ended}`);
     for (const m of rows.filter((r) => r.rejected > 0))
       say(`${m.server}, ${m.scenario} at ${m.concurrency}: ${m.rejected} replies rejected: ${m.reasons.join(" | ")}`);
