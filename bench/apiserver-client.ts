@@ -33,6 +33,8 @@ export class ApiserverClient {
   constructor(
     private url: URL,
     concurrency: number,
+    /** Ask for a gzip reply, as Go's transport does unless compression is turned off. */
+    private gzip = true,
   ) {
     this.agent = new Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
   }
@@ -50,7 +52,7 @@ export class ApiserverClient {
           headers: {
             "content-type": "application/json",
             accept: "application/json, */*",
-            "accept-encoding": "gzip",
+            ...(this.gzip ? { "accept-encoding": "gzip" } : {}),
             "user-agent": "kube-apiserver-admission",
             "content-length": Buffer.byteLength(body),
           },

@@ -51,11 +51,12 @@ export interface Measured {
   reasons: string[];
 }
 
-export async function measure(target: Target, scenario: Scenario, offset: number): Promise<Measured> {
+export async function measure(target: Target, scenario: Scenario, offset: number, gzip = true): Promise<Measured> {
   const { peer } = target;
   const units = scenario.units(offset);
   await target.fresh?.(peer);
-  const client = new ApiserverClient(new URL(`http://127.0.0.1:${peer.port}${peer.path}`), scenario.concurrency);
+  const url = new URL(`http://127.0.0.1:${peer.port}${peer.path}`);
+  const client = new ApiserverClient(url, scenario.concurrency, gzip);
   const before = await target.cpu(peer);
   const clientBefore = process.cpuUsage();
   const driven = await drive(client, units, scenario.concurrency);
