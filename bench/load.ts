@@ -19,7 +19,7 @@ const argv = process.argv.slice(2);
 const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const long = argv.includes("--long");
 const json = argv.includes("--json");
-// workerd compresses a reply the client asks gzip for; Cloudflare's edge does that outside the Worker.
+// Asked for gzip, miniflare's entry Worker compresses each reply, as Cloudflare's edge would outside the Worker.
 const gzip = !argv.includes("--no-gzip");
 const objects = Number(flag("objects") ?? (long ? 50_000 : 5_000));
 const events = Number(flag("events") ?? (long ? 10_000 : 1_000));
@@ -101,7 +101,7 @@ if (argv.includes("--soak")) {
 
   if (json) {
     console.log(
-      JSON.stringify({ objects, events, rounds, node: process.version, started, ended, rows, ratios, rejected }),
+      JSON.stringify({ objects, events, rounds, node: process.version, started, ended, rows, ratios, rejected, runs }),
     );
   } else {
     say(`\n${loadTable(rows)}\n`);
