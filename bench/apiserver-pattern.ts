@@ -52,7 +52,7 @@ export interface Driven {
   /** Each unit's time, its calls one after the other, in the units' order. */
   unitMs: number[];
   /** Every call, with the index of the unit it belongs to. */
-  calls: Array<Call & { unit: number }>;
+  calls: Array<Call & { unitIndex: number }>;
 }
 
 /**
@@ -69,7 +69,7 @@ export async function drive(client: ApiserverClient, units: Unit[], concurrency:
     while (next < units.length) {
       const unit = next++;
       const begun = performance.now();
-      for (const body of units[unit]!) calls.push({ ...(await client.call(body)), unit });
+      for (const body of units[unit]!) calls.push({ ...(await client.call(body)), unitIndex: unit });
       unitMs[unit] = performance.now() - begun;
     }
   };

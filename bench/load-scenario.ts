@@ -66,7 +66,7 @@ export async function measure(target: Target, scenario: Scenario, offset: number
 
   const warm = driven.calls.filter((call) => !call.cold);
   const cold = driven.calls.filter((call) => call.cold).map((call) => call.ms);
-  const coldUnits = new Set(driven.calls.filter((call) => call.cold).map((call) => call.unit));
+  const coldUnits = new Set(driven.calls.filter((call) => call.cold).map((call) => call.unitIndex));
   const warmUnits = driven.unitMs.filter((_, i) => !coldUnits.has(i));
   const reasons = driven.calls.map(rejection).filter((reason): reason is string => reason !== undefined);
   const serverUs = (after.user + after.system - before.user - before.system - after.cold + before.cold) * 1e6;
