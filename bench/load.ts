@@ -1,104 +1,124 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import autocannon from "autocannon";
-import { reviewBody } from "./objects";
-import { inRepo } from "./paths";
+import { loadavg } from "node:os";
+import { cacheFill, watchEvents } from "./apiserver-pattern";
+import { withServers } from "./http";
+import { loadTable, medianOfRounds } from "./load-report";
+import { measure, type Measured, type Scenario } from "./load-scenario";
+import { lambdaTarget, nodeTargets, type Target, workerdTarget } from "./load-targets";
+import { soak } from "./load-soak";
+import { median } from "./stats";
 
 /**
- * `npm run load`: the Node server (`npm start`'s bundle) in its own process on 127.0.0.1,
- * driven by autocannon at 50 connections for `--seconds` (30 by default) with single-object
- * and 100-object reviews. Reports throughput, latency, errors (which must be 0) and the server's
- * resident memory before, during and after; exits 1 if there were errors or memory kept growing.
+ * `npm run load`: the kube-apiserver's call pattern (bench/apiserver-pattern.ts) against
+ * `npm start`'s Node server and the naive node:http webhook (alternated, rounds apart), the
+ * built Worker in workerd, and the Lambda bundle behind a function URL stand-in. Exits 1 if the
+ * apiserver would have rejected any reply. `--soak` runs the old flood instead (50 connections,
+ * memory growth). Flags: --objects=N --events=N --rounds=N --only=node,workerd,lambda --long
+ * --no-gzip (the client does not ask for gzip) --json.
  */
-const SERVER = inRepo("build/node/index.mjs");
-const PORT = 18797;
-const seconds = Number(/--seconds=(\d+)/.exec(process.argv.join(" "))?.[1] ?? 30);
-const json = process.argv.includes("--json");
-/** Growth of resident memory from after warm-up to the end that still counts as flat. */
-const GROWTH_BOUND_MIB = 32;
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const long = argv.includes("--long");
+const json = argv.includes("--json");
+// Asked for gzip, miniflare's entry Worker compresses each reply, as Cloudflare's edge would outside the Worker.
+const gzip = !argv.includes("--no-gzip");
+const objects = Number(flag("objects") ?? (long ? 50_000 : 5_000));
+const events = Number(flag("events") ?? (long ? 10_000 : 1_000));
+const rounds = Number(flag("rounds") ?? (long ? 5 : 3));
+const only = new Set((flag("only") ?? "node,workerd,lambda").split(","));
+const say = (line: string) => !json && console.log(line);
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
-function rssMiB(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-  return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
-}
+// Since Kubernetes 1.37 a watch cache fills with up to 10 calls at once; before, one at a time.
+const SCENARIOS: Scenario[] = [
+  { name: "cache fill", unit: "object", concurrency: 1, units: (offset) => cacheFill(objects, offset) },
+  { name: "cache fill", unit: "object", concurrency: 10, units: (offset) => cacheFill(objects, offset) },
+  { name: "watch events", unit: "event", concurrency: 1, units: (offset) => watchEvents(events, offset) },
+];
+const WARM_UP: Scenario = { name: "warm-up", unit: "object", concurrency: 10, units: (o) => cacheFill(2000, o) };
 
-async function ready(): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+let offset = 0;
+const next = (target: Target, scenario: Scenario) => measure(target, scenario, (offset += 100_000), gzip);
+
+/** Runs every scenario `times` times on each target, the targets' order reversed every round. */
+async function alternate(targets: Target[], times: number, warm: boolean): Promise<Measured[]> {
+  if (warm) for (const target of targets) await next(target, WARM_UP);
+  const runs: Measured[] = [];
+  for (let round = 0; round < times; round++) {
+    const order = round % 2 === 0 ? targets : [...targets].reverse();
+    for (const scenario of SCENARIOS) for (const target of order) runs.push(await next(target, scenario));
   }
-  throw new Error("the server did not start");
+  return runs;
 }
 
-async function drive(body: string, duration: number) {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${PORT}/convert`,
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body,
-    connections: 50,
-    duration,
-  });
-  return {
-    requests: result.requests.total,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
-  };
-}
-
-const child: ChildProcess = spawn(process.execPath, [SERVER], {
-  env: { PATH: process.env.PATH ?? "", PORT: String(PORT), HOST: "127.0.0.1" },
-  stdio: "ignore", // its log lines are written, as in production, and thrown away
-});
-try {
-  await ready();
-  const pid = child.pid!;
-  const rows = [];
-  const say = (line: string) => !json && console.log(line);
-  say(`npm run load: ${seconds} s per scenario, 50 connections, autocannon, server pid ${pid}\n`);
-  await drive(reviewBody(1), 3); // warm up the JIT before the first memory reading
-  await drive(reviewBody(100), 3);
-  const before = rssMiB(pid);
-  for (const objects of [1, 100]) {
-    const samples: number[] = [];
-    const timer = setInterval(() => samples.push(rssMiB(pid).rss), 1000);
-    const r = await drive(reviewBody(objects), seconds);
-    clearInterval(timer);
-    rows.push({ objects, ...r, rssMaxMiB: Math.max(...samples) });
-    say(
-      `${String(objects).padStart(3)} object(s)/review: ${r.requests} reviews, ${r.rps.toFixed(0)} req/s (${(r.rps * objects).toFixed(0)} objects/s), ` +
-        `p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}, RSS max ${Math.max(...samples).toFixed(0)} MiB`,
-    );
-  }
-  await new Promise((resolve) => setTimeout(resolve, 2000)); // let the last replies drain
-  const after = rssMiB(pid);
-  const errors = rows.reduce((sum, row) => sum + row.errors, 0);
-  const growth = after.rss - before.rss;
-  const flat = growth <= GROWTH_BOUND_MIB;
-  const verdict = errors === 0 && flat;
-  if (json)
-    console.log(
-      JSON.stringify({
-        seconds,
-        connections: 50,
-        rows,
-        rss: { beforeMiB: before.rss, afterMiB: after.rss, peakMiB: after.peak },
-        errors,
-        ok: verdict,
-      }),
-    );
-  say(
-    `\nRSS after warm-up ${before.rss.toFixed(0)} MiB, after the run ${after.rss.toFixed(0)} MiB (growth ${growth.toFixed(0)} MiB, bound ${GROWTH_BOUND_MIB}) ${flat ? "ok" : "GROWING"}; peak ${after.peak.toFixed(0)} MiB`,
+/** Starts the targets' servers, runs them, and stops them. */
+function run(targets: Target[], times: number, warm: boolean): Promise<Measured[]> {
+  return withServers(
+    targets.map((t) => t.peer),
+    (peers) =>
+      alternate(
+        targets.map((t, i) => ({ ...t, peer: peers[i]! })),
+        times,
+        warm,
+      ),
   );
-  say(`errors: ${errors} ${errors === 0 ? "ok" : "FAILED"}`);
-  process.exitCode = verdict ? 0 : 1;
-} finally {
-  child.kill("SIGTERM");
+}
+
+if (argv.includes("--soak")) {
+  const result = await soak(Number(flag("seconds") ?? 30), say);
+  if (json) console.log(JSON.stringify(result));
+  process.exitCode = result.ok ? 0 : 1;
+} else {
+  const started = { loadAverage: load(), at: new Date().toISOString() };
+  say(
+    `npm run load: ${objects} objects per cache fill, ${events} watch events; Node ${process.version}; ` +
+      `load average ${started.loadAverage}`,
+  );
+  const runs: Measured[] = [];
+  if (only.has("node")) runs.push(...(await run(await nodeTargets(), rounds, true)));
+  if (only.has("workerd")) runs.push(...(await run([await workerdTarget()], 1, true)));
+  if (only.has("lambda")) runs.push(...(await run([await lambdaTarget()], 1, false)));
+
+  const key = (m: Measured) => `${m.server} ${m.scenario} ${m.concurrency}`;
+  const groups = new Map<string, Measured[]>();
+  for (const m of runs) groups.set(key(m), [...(groups.get(key(m)) ?? []), m]);
+  const rows = [...groups.values()].map(medianOfRounds);
+  // crdshift over the naive webhook, the median of each round's ratio (the two runs back to back).
+  const ratios = SCENARIOS.map((s) => {
+    const side = (server: string) => runs.filter((m) => key(m) === `${server} ${s.name} ${s.concurrency}`);
+    const [ours, theirs] = [side("crdshift"), side("naive")];
+    return {
+      scenario: s.name,
+      concurrency: s.concurrency,
+      throughput: median(ours.map((m, i) => m.perSecond / theirs[i]!.perSecond)),
+      cpuPerCall: median(ours.map((m, i) => m.serverCpuUs / theirs[i]!.serverCpuUs)),
+    };
+  }).filter((r) => Number.isFinite(r.throughput));
+  const rejected = rows.reduce((sum, m) => sum + m.rejected, 0);
+  const ended = load();
+
+  if (json) {
+    console.log(
+      JSON.stringify({ objects, events, rounds, node: process.version, started, ended, rows, ratios, rejected, runs }),
+    );
+  } else {
+    say(`\n${loadTable(rows)}\n`);
+    for (const r of ratios)
+      say(
+        `crdshift / naive, ${r.scenario} at ${r.concurrency}: ${r.throughput.toFixed(2)}× the throughput, ` +
+          `${r.cpuPerCall.toFixed(2)}× the server CPU per call (median of ${rounds} rounds)`,
+      );
+    for (const m of rows.filter((r) => Number.isFinite(r.standInCpuUs)))
+      say(
+        `${m.server}, ${m.scenario} at ${m.concurrency}: the function URL stand-in's own CPU ` +
+          `${Math.round(m.standInCpuUs)} µs per call (not the function's, not in the table)`,
+      );
+    say(`load average at the end: ${ended}`);
+    for (const m of rows.filter((r) => r.rejected > 0))
+      say(`${m.server}, ${m.scenario} at ${m.concurrency}: ${m.rejected} replies rejected: ${m.reasons.join(" | ")}`);
+    say(rejected === 0 ? "every reply accepted" : "FAILED: replies the apiserver would reject");
+  }
+  process.exitCode = rejected === 0 ? 0 : 1;
 }

@@ -10,6 +10,8 @@ const outdir = "build/bench";
 const NODE_PROGRAMS = [
   "index",
   "load",
+  "workerd-server",
+  "lambda-front",
   "memory-child",
   "bare-server",
   "naive-webhook",
