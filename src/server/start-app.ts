@@ -10,7 +10,10 @@ import type { Registry } from "../conversion";
  * the metrics sink it names, and the one Hono app. Each platform's factory (node.ts, workers.ts,
  * lambda.ts) only says where its environment, its log and its caller's address are.
  */
-export interface PlatformStart extends Pick<AppOptions, "startedAt" | "platformDeadline" | "callerAddress" | "shadow"> {
+export interface PlatformStart extends Pick<
+  AppOptions,
+  "startedAt" | "platformDeadline" | "callerAddress" | "platformTrace" | "shadow"
+> {
   /** `process.env` on Node and Lambda, the Worker's `env` bindings on Workers. */
   env: Readonly<Record<string, unknown>>;
   defaults?: PlatformDefaults;
