@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { type AppOptions, createApp } from "./app";
 import { type Config, ConfigError, type PlatformDefaults, readConfig } from "./config";
 import type { Logger } from "../log";
-import { createMetrics } from "../metrics";
+import { createMetrics, type Metrics } from "../metrics";
 import type { Registry } from "../conversion";
 
 /**
@@ -22,13 +22,15 @@ export interface PlatformStart extends Pick<
   writeMetricLine: (line: string) => void;
   /** How this platform loads the CloudWatch SDK, if it can (see metrics' MetricsServices). */
   loadCloudWatchSdk?: () => Promise<unknown>;
+  /** A sink beside the one CRDSHIFT_METRICS names, held to the served names too (Node's Prometheus). */
+  moreMetrics?: Metrics;
 }
 
 export type Started = { ok: true; app: Hono; config: Config } | { ok: false; error: ConfigError };
 
 /** The app, or the configuration error, logged once, that keeps it from starting. */
 export function startApp(registry: Registry, start: PlatformStart): Started {
-  const { env, defaults, log, writeMetricLine, loadCloudWatchSdk, ...app } = start;
+  const { env, defaults, log, writeMetricLine, loadCloudWatchSdk, moreMetrics, ...app } = start;
   try {
     const config = readConfig(env, defaults);
     const metrics = createMetrics(config.metrics, {
@@ -36,6 +38,7 @@ export function startApp(registry: Registry, start: PlatformStart): Started {
       write: writeMetricLine,
       registry,
       ...(loadCloudWatchSdk ? { loadCloudWatchSdk } : {}),
+      ...(moreMetrics ? { also: moreMetrics } : {}),
     });
     return { ok: true, config, app: createApp({ registry, config, log, metrics, ...app }) };
   } catch (error) {
