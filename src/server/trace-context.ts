@@ -10,7 +10,8 @@ export type TraceFields = Readonly<Record<string, string>>;
 /** `version-traceid-parentid-flags`: the length of version 00, and the prefix of any later one. */
 const VERSION_00_LENGTH = 55;
 // Lower-case hex only: the spec's HEXDIGLC, and a header in upper case is invalid.
-const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
+// One test without captures, then slices: the cheapest reading of a well-formed header.
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const ZERO_TRACE_ID = "0".repeat(32);
 const ZERO_PARENT_ID = "0".repeat(16);
 
@@ -22,11 +23,13 @@ const ZERO_PARENT_ID = "0".repeat(16);
  */
 export function traceparentFields(header: string | undefined): TraceFields | undefined {
   if (header === undefined || header.length < VERSION_00_LENGTH) return undefined;
-  const match = TRACEPARENT.exec(header.length === VERSION_00_LENGTH ? header : header.slice(0, VERSION_00_LENGTH));
-  if (match === null) return undefined;
-  const [, version, traceId, spanId] = match as unknown as [string, string, string, string];
+  if (!TRACEPARENT.test(header.length === VERSION_00_LENGTH ? header : header.slice(0, VERSION_00_LENGTH)))
+    return undefined;
+  const version = header.slice(0, 2);
   if (version === "ff") return undefined;
   if (header.length > VERSION_00_LENGTH && (version === "00" || header[VERSION_00_LENGTH] !== "-")) return undefined;
+  const traceId = header.slice(3, 35);
+  const spanId = header.slice(36, 52);
   if (traceId === ZERO_TRACE_ID || spanId === ZERO_PARENT_ID) return undefined;
   return { traceId, spanId };
 }
