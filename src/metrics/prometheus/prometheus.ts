@@ -1,15 +1,17 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { REJECTION_STATUS } from "../../outcome";
 import type { Metrics } from "../metrics";
 
 /**
  * The measures the CloudWatch sink records, as Prometheus metrics named the way the Kubernetes
  * ecosystem names a webhook's (docs/metrics.md says why each name): the latency as the
- * apiserver's own conversion histogram, the requests by HTTP code as controller-runtime's.
+ * apiserver's own conversion histogram, the requests by HTTP code and in flight as controller-runtime's.
  * Its own registry, not prom-client's global one: a host that has one keeps it to itself.
  */
 export interface PrometheusMetrics {
   metrics: Metrics;
+  /** A request the webhook's listener began to serve; call what it returns once it is answered. */
+  requestStarted(): () => void;
   /** The exposition text of everything recorded, and its content type, for a scrape. */
   scrape(): Promise<{ contentType: string; text: string }>;
 }
@@ -54,6 +56,11 @@ export function createPrometheusMetrics(options: { processMetrics?: boolean } = 
     name: "crdshift_conversion_webhook_rejections_total",
     help: "Requests refused before conversion, by reason.",
     labelNames: ["reason"],
+    registers,
+  });
+  const inFlight = new Gauge({
+    name: "crdshift_conversion_webhook_requests_in_flight",
+    help: "Requests the webhook's listener is serving now.",
     registers,
   });
   const shadowed = new Counter({
@@ -113,6 +120,10 @@ export function createPrometheusMetrics(options: { processMetrics?: boolean } = 
       },
       // Scraped, not shipped: nothing to do after a reply.
       pending: () => undefined,
+    },
+    requestStarted() {
+      inFlight.inc();
+      return () => inFlight.dec();
     },
     scrape: async () => ({ contentType: register.contentType, text: await register.metrics() }),
   };

@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServerType } from "@hono/node-server";
 import { createJsonLogger } from "../../log";
@@ -93,6 +94,9 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
   const path = started.config.tokens.length > 0 ? "/convert/$CRDSHIFT_TOKEN" : "/convert";
 
   const server = createNodeServer(started.app, hostname);
+  if (prometheus) {
+    server.on("request", (_request, response: ServerResponse) => response.once("close", prometheus.requestStarted()));
+  }
   const metricsServer = prometheus ? createMetricsListener(prometheus) : undefined;
   const webhookListening = new Promise<Listening>((resolve) =>
     server.listen(port, hostname, () => {

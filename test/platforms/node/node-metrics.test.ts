@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "crdshift";
 import { serve } from "crdshift/node";
-import { describe, expect, it } from "vitest";
+import { request } from "node:http";
+import { describe, expect, it, vi } from "vitest";
 import { registry } from "../../../examples";
 import { readMetricsAddress } from "../../../src/platforms/node/metrics-listener";
 
@@ -48,6 +49,33 @@ describe("serve() with CRDSHIFT_METRICS_BIND_ADDRESS", () => {
       expect((await fetch(metricsUrl!.replace(/\/metrics$/, "/convert"), { method: "POST", body: "{}" })).status).toBe(
         404,
       );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("counts the requests in flight, as controller-runtime does", async () => {
+    const server = serve(registry, { ...quiet, env: { CRDSHIFT_METRICS_BIND_ADDRESS: "127.0.0.1:0" } });
+    try {
+      const { url, metricsUrl } = await server.listening;
+      const inFlight = async () =>
+        sample(await (await fetch(metricsUrl!)).text(), "crdshift_conversion_webhook_requests_in_flight");
+      expect(await inFlight()).toBe(0);
+      // A review whose body is still on its way holds its place until it is answered.
+      const body = JSON.stringify(sent);
+      const answered = new Promise<number>((resolve, reject) => {
+        const upload = request(url, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        });
+        upload.on("error", reject);
+        upload.write(body.slice(0, 10));
+        void vi
+          .waitFor(async () => expect(await inFlight()).toBe(1), { timeout: 10_000, interval: 20 })
+          .then(() => upload.end(body.slice(10)), reject);
+      });
+      expect(await answered).toBe(200);
+      await vi.waitFor(async () => expect(await inFlight()).toBe(0), { timeout: 10_000, interval: 20 });
     } finally {
       await server.close();
     }
