@@ -1,5 +1,6 @@
 import type { Registry } from "../conversion";
 import type { Logger } from "../log";
+import { bothSinks } from "./both-sinks";
 import { createCloudWatchMetrics } from "./cloudwatch";
 import { createEmfMetrics } from "./emf";
 import { type Metrics, noMetrics } from "./metrics";
@@ -19,6 +20,8 @@ export interface MetricsServices {
   loadCloudWatchSdk?: () => Promise<unknown>;
   /** The kinds and versions served: the only names metric dimensions take (see served-dimensions.ts). */
   registry?: Registry;
+  /** A sink that takes every point beside the configured one (Prometheus on Node). */
+  also?: Metrics;
 }
 
 const noSdk = () =>
@@ -30,7 +33,7 @@ const noSdk = () =>
 
 /** The sink the configuration names. */
 export function createMetrics(config: MetricsConfig, services: MetricsServices): Metrics {
-  const sink = createSink(config, services);
+  const sink = bothSinks(createSink(config, services), services.also ?? noMetrics);
   return services.registry && sink !== noMetrics ? servedDimensions(sink, services.registry) : sink;
 }
 

@@ -8,6 +8,7 @@ import { type HttpReply, JSON_CONTENT_TYPE } from "./http-reply";
 import { createReport } from "./report";
 import { createReviewRoute } from "./review-route";
 import { createStreamedBodyRead } from "./streamed-size";
+import { type TraceFields, traceFields, traceparentFields } from "./trace-context";
 import { jsonLogger, type Logger } from "../log";
 import { type Metrics, noMetrics } from "../metrics";
 import { heldBeforeRead, type Registry } from "../conversion";
@@ -39,6 +40,11 @@ export interface AppOptions {
    */
   callerAddress?: (c: Context) => string | undefined;
   /**
+   * The platform's own ids of this request, added to its review's log lines beside the caller's
+   * `traceparent` ids, to join them to the platform's traces (Lambda: the X-Ray trace id).
+   */
+  platformTrace?: (c: Context) => TraceFields | undefined;
+  /**
    * A candidate registry that also converts a sampled share of reviews (CRDSHIFT_SHADOW_SAMPLE)
    * after their reply, its differences counted and logged, never served (src/shadow/).
    */
@@ -64,7 +70,7 @@ export function createApp(options: AppOptions): Hono {
 
 export function createWebhook(options: AppOptions): Webhook {
   const { registry, config, log = jsonLogger, now = Date.now, startedAt, platformDeadline } = options;
-  const { metrics = noMetrics, defer = deferAfterReply, callerAddress } = options;
+  const { metrics = noMetrics, defer = deferAfterReply, callerAddress, platformTrace } = options;
   const report = createReport({ log, metrics, logReviews: config.logReviews, logObjectNames: config.logObjectNames });
   const admit = createAdmission({ config, log });
   const candidate = config.shadowSample > 0 ? options.shadow : undefined;
@@ -133,7 +139,8 @@ export function createWebhook(options: AppOptions): Webhook {
           return send(c, report.unreadable(error));
         }
       }
-      return send(c, await review(body, arrival, lease.resize));
+      const trace = traceFields(traceparentFields(c.req.header("traceparent")), platformTrace?.(c));
+      return send(c, await review(body, arrival, lease.resize, trace));
     } finally {
       lease.release();
     }

@@ -6,6 +6,7 @@ import { type Metrics, noMetrics } from "../metrics";
 import { type Failure, type Rejection, REJECTION_STATUS } from "../outcome";
 import type { ConversionReview } from "../kube";
 import type { HttpReply } from "./http-reply";
+import type { TraceFields } from "./trace-context";
 
 /**
  * What the app tells about each request: its log line, the metrics, and the reply of a rejection.
@@ -25,13 +26,15 @@ export interface Report {
   unreadable(error: unknown): HttpReply;
   /**
    * The metrics of one review answered, converted or failed, and its log line (failures always;
-   * successes when CRDSHIFT_LOG_REVIEWS=all). Returns the work to finish after the reply.
+   * successes when CRDSHIFT_LOG_REVIEWS=all), with the request's `trace` ids if it has any.
+   * Returns the work to finish after the reply.
    */
   reviewed(
     review: ConversionReview,
     failure: Failure | undefined,
     durationMs: number,
     cold: boolean,
+    trace?: TraceFields,
   ): Promise<void> | undefined;
   /** A bug of ours: logged, and a 500 that never carries a stack trace or anything from the request. */
   internalError(error: unknown): HttpReply;
@@ -76,7 +79,7 @@ export function createReport({ log, metrics, logReviews, logObjectNames }: Repor
         message: "the request body could not be read: the upload broke off or was malformed",
         detail: thrownText(error),
       }),
-    reviewed(review, failure, durationMs, cold) {
+    reviewed(review, failure, durationMs, cold, trace) {
       // A line for every read is log volume (and ingestion cost) that the metrics already cover.
       const logged = failure !== undefined || logReviews === "all";
       if (!logged && metrics === noMetrics) return undefined;
@@ -98,6 +101,7 @@ export function createReport({ log, metrics, logReviews, logObjectNames }: Repor
           result,
           ...(failure ?? {}),
           ...(logObjectNames ? { objectNames: objectNames(request.objects) } : {}),
+          ...trace,
         });
       }
       metrics.review({

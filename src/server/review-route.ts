@@ -4,6 +4,7 @@ import { convertBody, type Registry } from "../conversion";
 import type { HttpReply } from "./http-reply";
 import type { Report } from "./report";
 import { reviewDeadline } from "./review-deadline";
+import type { TraceFields } from "./trace-context";
 
 export interface ReviewRouteOptions {
   registry: Registry;
@@ -21,7 +22,7 @@ export interface ReviewRouteOptions {
  * Work on an answered review once its reply is decided (src/shadow/): it reads the texts, never
  * the reply's objects, and returns what to finish after the reply, or undefined. Never throws.
  */
-type ReviewFollowUp = (body: string, reply: string) => Promise<void> | undefined;
+type ReviewFollowUp = (body: string, reply: string, trace: TraceFields | undefined) => Promise<void> | undefined;
 
 /** When an admitted review arrived, before its body was read: its budget runs from then. */
 interface Arrival {
@@ -35,16 +36,22 @@ interface Arrival {
  * The reply to an admitted review's body: its conversion and its report. The first review an
  * instance answers spends what its cold start took of the budget. A body that could not be read
  * is the report's (`unreadable`). `hold` counts the memory the review turns out to hold against
- * CRDSHIFT_MAX_BYTES_IN_FLIGHT (its Lease's `resize`): no room, and it is answered 429.
+ * CRDSHIFT_MAX_BYTES_IN_FLIGHT (its Lease's `resize`): no room, and it is answered 429. `trace`
+ * goes into its log lines, and the shadow's.
  */
-export type ReviewRoute = (body: string, arrival: Arrival, hold: (heldBytes: number) => boolean) => Promise<HttpReply>;
+export type ReviewRoute = (
+  body: string,
+  arrival: Arrival,
+  hold: (heldBytes: number) => boolean,
+  trace?: TraceFields,
+) => Promise<HttpReply>;
 
 /** Built once per app, for its review route. */
 export function createReviewRoute(options: ReviewRouteOptions): ReviewRoute {
   const { registry, config, report, now, startedAt, followUp } = options;
   const { budgetMs } = config;
   let cold = true;
-  return async (body, { at, platformDeadline }, hold) => {
+  return async (body, { at, platformDeadline }, hold, trace) => {
     const first = cold;
     cold = false;
     const deadline = reviewDeadline(at, budgetMs, first ? startedAt : undefined, platformDeadline);
@@ -52,8 +59,8 @@ export function createReviewRoute(options: ReviewRouteOptions): ReviewRoute {
     const outcome = await convertBody(registry, body, { limits: config, budget, hold });
     if (!outcome.ok)
       return report.reject(outcome.reason === "busy" ? BUSY : { reason: outcome.reason, message: outcome.message });
-    const reported = report.reviewed(outcome.review, outcome.failure, now() - at, first);
-    const after = followUp ? both(reported, followUp(body, outcome.text)) : reported;
+    const reported = report.reviewed(outcome.review, outcome.failure, now() - at, first, trace);
+    const after = followUp ? both(reported, followUp(body, outcome.text, trace)) : reported;
     return { status: 200, body: outcome.text, ...(after ? { after } : {}) };
   };
 }

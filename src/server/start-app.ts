@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { type AppOptions, createApp } from "./app";
 import { type Config, ConfigError, type PlatformDefaults, readConfig } from "./config";
 import type { Logger } from "../log";
-import { createMetrics } from "../metrics";
+import { createMetrics, type Metrics } from "../metrics";
 import type { Registry } from "../conversion";
 
 /**
@@ -10,7 +10,10 @@ import type { Registry } from "../conversion";
  * the metrics sink it names, and the one Hono app. Each platform's factory (node.ts, workers.ts,
  * lambda.ts) only says where its environment, its log and its caller's address are.
  */
-export interface PlatformStart extends Pick<AppOptions, "startedAt" | "platformDeadline" | "callerAddress" | "shadow"> {
+export interface PlatformStart extends Pick<
+  AppOptions,
+  "startedAt" | "platformDeadline" | "callerAddress" | "platformTrace" | "shadow"
+> {
   /** `process.env` on Node and Lambda, the Worker's `env` bindings on Workers. */
   env: Readonly<Record<string, unknown>>;
   defaults?: PlatformDefaults;
@@ -19,13 +22,15 @@ export interface PlatformStart extends Pick<AppOptions, "startedAt" | "platformD
   writeMetricLine: (line: string) => void;
   /** How this platform loads the CloudWatch SDK, if it can (see metrics' MetricsServices). */
   loadCloudWatchSdk?: () => Promise<unknown>;
+  /** A sink beside the one CRDSHIFT_METRICS names, held to the served names too (Node's Prometheus). */
+  moreMetrics?: Metrics;
 }
 
 export type Started = { ok: true; app: Hono; config: Config } | { ok: false; error: ConfigError };
 
 /** The app, or the configuration error, logged once, that keeps it from starting. */
 export function startApp(registry: Registry, start: PlatformStart): Started {
-  const { env, defaults, log, writeMetricLine, loadCloudWatchSdk, ...app } = start;
+  const { env, defaults, log, writeMetricLine, loadCloudWatchSdk, moreMetrics, ...app } = start;
   try {
     const config = readConfig(env, defaults);
     const metrics = createMetrics(config.metrics, {
@@ -33,6 +38,7 @@ export function startApp(registry: Registry, start: PlatformStart): Started {
       write: writeMetricLine,
       registry,
       ...(loadCloudWatchSdk ? { loadCloudWatchSdk } : {}),
+      ...(moreMetrics ? { also: moreMetrics } : {}),
     });
     return { ok: true, config, app: createApp({ registry, config, log, metrics, ...app }) };
   } catch (error) {

@@ -9,15 +9,20 @@ import type { Shadow, ShadowOptions } from "./shadow";
 export function loadShadow(options: ShadowOptions): Shadow {
   let shadow: Shadow | undefined;
   let loading: Promise<Shadow | undefined> | undefined;
-  return (body, liveReply) => {
-    if (shadow) return shadow(body, liveReply);
+  return (body, liveReply, trace) => {
+    if (shadow) return shadow(body, liveReply, trace);
     loading ??= import("./shadow").then(
       (module) => (shadow = module.createShadow(options)),
       () => {
-        options.log({ level: "error", msg: "shadow comparison failed", error: "the shadow module did not load" });
+        options.log({
+          level: "error",
+          msg: "shadow comparison failed",
+          error: "the shadow module did not load",
+          ...trace,
+        });
         return undefined;
       },
     );
-    return loading.then((loaded) => loaded?.(body, liveReply));
+    return loading.then((loaded) => loaded?.(body, liveReply, trace));
   };
 }

@@ -13,6 +13,9 @@ export const REPORTED: Reported = { paths: 10, objects: 5 };
 /** Characters of one path kept: paths hold keys, and keys can be long. */
 const PATH_LIMIT = 200;
 
+/** The trace ids of a review's log line, repeated in its shadow's lines to join them. */
+export type TraceIds = Readonly<Record<string, string>>;
+
 /** Why a candidate has no reply to compare. */
 export type ShadowBreakdown =
   | { breakdown: "threw" }
@@ -24,15 +27,17 @@ export type ShadowBreakdown =
 
 /**
  * The metrics and log lines of one shadowed review. Lines hold names, uids, counts and JSON
- * paths: never a value, and never a converter's message (it may quote the object).
+ * paths: never a value, and never a converter's message (it may quote the object). Each carries
+ * the review's trace ids, as its own line does.
  */
 export function reportShadow(
   log: Logger,
   metrics: Metrics,
   subject: ShadowSubject,
   result: ShadowVerdict | ShadowBreakdown,
+  trace?: TraceIds,
 ): void {
-  const about = { uid: clip(subject.uid), crd: subject.crd, from: subject.from, to: subject.to };
+  const about = { uid: clip(subject.uid), crd: subject.crd, from: subject.from, to: subject.to, ...trace };
   if ("breakdown" in result) {
     metrics.shadow({ ...counts(subject), differences: 0, failed: true });
     log({
@@ -50,7 +55,7 @@ export function reportShadow(
       if (result.unfinished) reportUnfinished(log, about, subject, result.unfinished);
       return;
     case "candidate-failed":
-      reportShadow(log, metrics, subject, { breakdown: "failed" });
+      reportShadow(log, metrics, subject, { breakdown: "failed" }, trace);
       return;
     case "live-failed":
       metrics.shadow({ ...counts(subject), differences: subject.objects, failed: false });

@@ -12,7 +12,7 @@ import type { Logger } from "../log";
 import type { Metrics } from "../metrics";
 import { compareReplies, readSent, shadowSubject } from "./shadow-comparison";
 import { pacedRegistry } from "./paced-registry";
-import { REPORTED, reportShadow, type ShadowBreakdown } from "./shadow-report";
+import { REPORTED, reportShadow, type ShadowBreakdown, type TraceIds } from "./shadow-report";
 
 /**
  * Time a candidate has for one review, from when it starts (after the live reply), before it
@@ -80,8 +80,9 @@ export interface ShadowOptions {
  * share of them, after the reply, and returns the work to wait for (undefined: not sampled).
  * Never throws and never rejects. At most one shadow runs at a time: a review arriving while one
  * runs is not sampled, so shadow work cannot pile up however slow the candidate is.
+ * `trace` (the review's trace ids, as its own log line has them) goes into every line it writes.
  */
-export type Shadow = (body: string, liveReply: string) => Promise<void> | undefined;
+export type Shadow = (body: string, liveReply: string, trace?: TraceIds) => Promise<void> | undefined;
 
 export function createShadow(options: ShadowOptions): Shadow {
   const { sample, limits, log, metrics, now } = options;
@@ -92,7 +93,7 @@ export function createShadow(options: ShadowOptions): Shadow {
   let running = false;
   let idleUntil = Number.NEGATIVE_INFINITY;
 
-  const run = async (body: string, liveReply: string): Promise<void> => {
+  const run = async (body: string, liveReply: string, trace: TraceIds | undefined): Promise<void> => {
     const started = now();
     try {
       // The candidate's own parse of the request's text: it never sees an object the live
@@ -116,8 +117,8 @@ export function createShadow(options: ShadowOptions): Shadow {
       await nextTurn();
       const sent = readSent(body);
       const subject = shadowSubject(sent);
-      if ("breakdown" in outcome) return reportShadow(log, metrics, subject, outcome);
-      if (!outcome.ok) return reportShadow(log, metrics, subject, { breakdown: "rejected" });
+      if ("breakdown" in outcome) return reportShadow(log, metrics, subject, outcome, trace);
+      if (!outcome.ok) return reportShadow(log, metrics, subject, { breakdown: "rejected" }, trace);
       await nextTurn();
       const verdict = await compareReplies(sent, liveReply, outcome.text, REPORTED, {
         sliceSteps: COMPARISON_SLICE_STEPS,
@@ -131,14 +132,14 @@ export function createShadow(options: ShadowOptions): Shadow {
           failure?.cause === "budget-exceeded"
             ? { breakdown: "timed-out" }
             : { breakdown: "failed", ...(failure ? { cause: failure.cause, code: failure.code } : {}) };
-        return reportShadow(log, metrics, subject, breakdown);
+        return reportShadow(log, metrics, subject, breakdown, trace);
       }
-      reportShadow(log, metrics, subject, verdict);
+      reportShadow(log, metrics, subject, verdict, trace);
     } catch (error) {
       // crdshift's own bug here must not become the process's: logged, without the request.
       // Named without trusting it: whatever was thrown, this catch must not throw in its turn.
       const name = isError(error) ? textField(error, "name") : undefined;
-      log({ level: "error", msg: "shadow comparison failed", error: name ?? "unknown" });
+      log({ level: "error", msg: "shadow comparison failed", error: name ?? "unknown", ...trace });
     } finally {
       const finished = now();
       idleUntil = finished + IDLE_FACTOR * Math.max(0, finished - started);
@@ -146,7 +147,7 @@ export function createShadow(options: ShadowOptions): Shadow {
     }
   };
 
-  return (body, liveReply) => {
+  return (body, liveReply, trace) => {
     try {
       if (running || sample <= 0 || body.length > MAX_SHADOW_CHARS) return undefined;
       if (random() >= sample || now() < idleUntil) return undefined;
@@ -154,7 +155,7 @@ export function createShadow(options: ShadowOptions): Shadow {
       const sampledAt = now();
       return new Promise<void>((resolve) =>
         later(() => {
-          if (now() - sampledAt <= START_WITHIN_MS) return void run(body, liveReply).then(resolve, resolve);
+          if (now() - sampledAt <= START_WITHIN_MS) return void run(body, liveReply, trace).then(resolve, resolve);
           running = false;
           resolve();
         }),

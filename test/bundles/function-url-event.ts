@@ -10,6 +10,8 @@ export function functionUrlEvent(init: {
   contentType?: string;
   base64?: boolean;
   sourceIp?: string;
+  /** Headers beside the ones the apiserver and the function URL always send. */
+  headers?: Record<string, string>;
 }) {
   const query = init.query ?? "timeout=30s";
   const method = init.method ?? "POST";
@@ -31,6 +33,7 @@ export function functionUrlEvent(init: {
       "x-forwarded-for": init.sourceIp ?? "203.0.113.7",
       "x-forwarded-port": "443",
       "x-forwarded-proto": "https",
+      ...init.headers,
     },
     ...(query ? { queryStringParameters: Object.fromEntries(new URLSearchParams(query)) } : {}),
     requestContext: {

@@ -226,6 +226,53 @@ describe("the built Lambda bundle behind a function URL", () => {
   });
 });
 
+describe("the built Lambda bundle with a traced request", () => {
+  const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+  const reviewLine = (host: LambdaHost, uid: string) =>
+    host.stderr
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line))
+      .find((line) => line.msg === "review converted" && line.uid === uid);
+  const failing = (uid: string) => {
+    const sent = read("docs-v1.json");
+    return JSON.stringify({ ...sent, request: { ...sent.request, uid, desiredAPIVersion: "example.com/v9" } });
+  };
+
+  it("logs the apiserver's trace ids and the invocation's X-Ray trace id from the event", async () => {
+    const headers = { traceparent: TRACEPARENT };
+    await lambda.invoke(functionUrlEvent({ path, body: failing("traced-review"), headers }));
+    await vi.waitFor(() => expect(reviewLine(lambda, "traced-review")).toBeDefined(), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    expect(reviewLine(lambda, "traced-review")).toMatchObject({
+      traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+      spanId: "00f067aa0ba902b7",
+      xrayTraceId: "1-673f1b2c-0123456789abcdef01234567",
+    });
+  });
+
+  it("takes the X-Ray trace id the runtime sets for the invocation first", async () => {
+    const host = new LambdaHost({
+      CRDSHIFT_LOG_REVIEWS: "all",
+      _X_AMZN_TRACE_ID: "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1",
+    });
+    try {
+      await host.invoke(functionUrlEvent({ path: "/convert", body: failing("runtime-traced") }));
+      await vi.waitFor(() => expect(reviewLine(host, "runtime-traced")).toBeDefined(), {
+        timeout: 10_000,
+        interval: 20,
+      });
+      const line = reviewLine(host, "runtime-traced");
+      expect(line.xrayTraceId).toBe("1-5759e988-bd862e3fe1be46a994272793");
+      expect(line).not.toHaveProperty("traceId");
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
 describe("the built Lambda bundle with CRDSHIFT_ALLOWED_SOURCES", () => {
   it("answers callers from allowed networks only, by the function URL's requestContext.http.sourceIp", async () => {
     const restricted = new LambdaHost({ CRDSHIFT_TOKEN: TOKEN, CRDSHIFT_ALLOWED_SOURCES: "203.0.113.0/24" });

@@ -86,4 +86,23 @@ describe("the report of a request", () => {
     expect(rejected).toEqual(["not-found"]);
     expect(logs).toEqual([]);
   });
+
+  it("adds the request's trace ids to the review's line, and nothing when it has none", () => {
+    const { report, logs } = reported("all");
+    const review = {
+      apiVersion: "apiextensions.k8s.io/v1" as const,
+      kind: "ConversionReview" as const,
+      request: { uid: "u1", desiredAPIVersion: "example.com/v1", objects: [] },
+    };
+    const trace = { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7" };
+    report.reviewed(review, undefined, 1, false, trace);
+    report.reviewed(review, failureOf("converter-threw", "object 0 failed"), 1, false, trace);
+    report.reviewed(review, undefined, 1, false);
+    expect(logs.map((line) => [line.result, line.traceId, line.spanId])).toEqual([
+      ["success", trace.traceId, trace.spanId],
+      ["failure", trace.traceId, trace.spanId],
+      ["success", undefined, undefined],
+    ]);
+    expect(Object.keys(logs[2]!)).not.toContain("traceId");
+  });
 });

@@ -43,6 +43,12 @@ export interface CrdshiftWebhookProps {
   metricsNamespace?: string;
   /** Default: 512. */
   memorySize?: number;
+  /**
+   * X-Ray active tracing: Lambda records sampled invocations as traces (and the role may send
+   * them), whose ids the review log lines carry as `xrayTraceId`. Without it the lines still
+   * carry an id, one X-Ray records no trace under. X-Ray bills traces recorded. Default: false.
+   */
+  tracing?: boolean;
   /** How long logs are kept. Default: two weeks. */
   logRetention?: logs.RetentionDays;
   /** More `CRDSHIFT_*` settings for the function, e.g. `CRDSHIFT_ALLOWED_SOURCES`. */
@@ -132,6 +138,7 @@ export class CrdshiftWebhook extends Construct {
       memorySize: props.memorySize ?? 512,
       timeout: Duration.seconds(LAMBDA_TIMEOUT_SECONDS),
       logGroup,
+      ...(props.tracing ? { tracing: lambda.Tracing.ACTIVE } : {}),
       environment: {
         ...props.environment,
         CRDSHIFT_TOKEN: token,

@@ -12,6 +12,7 @@ import {
 } from "./function-url-event";
 import { installLightResponse } from "./function-url-global-response";
 import { handleFunctionUrl } from "./function-url-handle";
+import { lambdaTrace } from "./xray-trace";
 
 export type { FunctionUrlEvent, FunctionUrlResult, LambdaContext };
 export { FUNCTION_URL_PAYLOAD_BYTES, FUNCTION_URL_REPLY_BYTES };
@@ -71,6 +72,7 @@ export function createHandler(registry: Registry, options: HandlerOptions = {}):
     startedAt: loadedAt,
     platformDeadline: lambdaDeadline,
     callerAddress: lambdaCallerAddress,
+    platformTrace: lambdaTrace,
     ...(options.shadow ? { shadow: options.shadow } : {}),
   });
   if (started.ok) return handleFunctionUrl(started.app);

@@ -1,9 +1,12 @@
+import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServerType } from "@hono/node-server";
 import { createJsonLogger } from "../../log";
 import { kindLabel } from "../../kube";
 import type { Registry } from "../../conversion";
 import { importCloudWatchSdk } from "../../metrics/cloudwatch-sdk";
+import { createPrometheusMetrics } from "../../metrics/prometheus";
+import { createMetricsListener, readMetricsAddress } from "./metrics-listener";
 import { createNodeServer, nodeCallerAddress } from "./node-server";
 import { startApp } from "../../server";
 
@@ -12,7 +15,10 @@ export interface ServeOptions {
   port?: number;
   /** Address to bind. Default: `HOST` from the environment, else 127.0.0.1 (loopback only). */
   hostname?: string;
-  /** Where `CRDSHIFT_*`, `PORT` and `HOST` are read from. Default: `process.env`. */
+  /**
+   * Where `CRDSHIFT_*`, `PORT` and `HOST` are read from. Default: `process.env`.
+   * `CRDSHIFT_METRICS_BIND_ADDRESS` (`host:port`) serves Prometheus metrics at `/metrics` there.
+   */
   env?: Readonly<Record<string, string | undefined>>;
   /** Print the URL, the kinds served and the CRD stanza to use once listening. Default: true. */
   banner?: boolean;
@@ -27,12 +33,23 @@ export interface ServeOptions {
 }
 
 export interface CrdshiftServer {
-  /** Resolves once the server listens, with the webhook's URL (its path without the token). */
-  listening: Promise<{ url: string; address: string; port: number }>;
+  /**
+   * Resolves once the server listens, with the webhook's URL (its path without the token), and
+   * the metrics' URL when CRDSHIFT_METRICS_BIND_ADDRESS is set.
+   */
+  listening: Promise<Listening>;
   /** The underlying `node:http` server. */
   server: ServerType;
   /** Stops accepting connections; resolves when the open ones are done. */
   close(): Promise<void>;
+}
+
+export interface Listening {
+  url: string;
+  address: string;
+  port: number;
+  /** `http://host:port/metrics`, when Prometheus metrics are on. */
+  metricsUrl?: string;
 }
 
 /**
@@ -55,6 +72,14 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
     (record.level === "error" ? process.stderr : process.stdout).write(`${line}\n`),
   );
   const writeMetricLine = (line: string) => process.stdout.write(`${line}\n`);
+  let metricsAddress;
+  try {
+    metricsAddress = readMetricsAddress(env.CRDSHIFT_METRICS_BIND_ADDRESS);
+  } catch (error) {
+    log({ level: "error", msg: "configuration error", error: (error as Error).message });
+    throw error;
+  }
+  const prometheus = metricsAddress ? createPrometheusMetrics() : undefined;
   const started = startApp(registry, {
     env,
     log,
@@ -62,24 +87,41 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
     loadCloudWatchSdk: importCloudWatchSdk,
     startedAt,
     callerAddress: nodeCallerAddress,
+    ...(prometheus ? { moreMetrics: prometheus.metrics } : {}),
     ...(options.shadow ? { shadow: options.shadow } : {}),
   });
   if (!started.ok) throw started.error;
   const path = started.config.tokens.length > 0 ? "/convert/$CRDSHIFT_TOKEN" : "/convert";
 
-  let listened: (value: { url: string; address: string; port: number }) => void;
-  const listening = new Promise<{ url: string; address: string; port: number }>((resolve) => (listened = resolve));
   const server = createNodeServer(started.app, hostname);
-  server.listen(port, hostname, () => {
-    const info = server.address() as AddressInfo;
-    const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
-    const url = `http://${host}:${info.port}${path}`;
-    if (options.banner ?? true) console.log(banner(registry, url, path));
-    listened({ url, address: info.address, port: info.port });
-  });
+  if (prometheus) {
+    server.on("request", (_request, response: ServerResponse) => response.once("close", prometheus.requestStarted()));
+  }
+  const metricsServer = prometheus ? createMetricsListener(prometheus) : undefined;
+  const webhookListening = new Promise<Listening>((resolve) =>
+    server.listen(port, hostname, () => {
+      const info = server.address() as AddressInfo;
+      const url = `http://${hostPort(info)}${path}`;
+      if (options.banner ?? true) console.log(banner(registry, url, path));
+      resolve({ url, address: info.address, port: info.port });
+    }),
+  );
+  const metricsListening =
+    metricsServer && metricsAddress
+      ? new Promise<string>((resolve) =>
+          metricsServer.listen(metricsAddress.port, metricsAddress.hostname, () =>
+            resolve(`http://${hostPort(metricsServer.address() as AddressInfo)}/metrics`),
+          ),
+        )
+      : undefined;
+  const listening = metricsListening
+    ? Promise.all([webhookListening, metricsListening]).then(([webhook, metricsUrl]) => ({ ...webhook, metricsUrl }))
+    : webhookListening;
 
+  const closeOne = (one: { close(done: (error?: Error) => void): unknown }) =>
+    new Promise<void>((resolve, reject) => one.close((error) => (error ? reject(error) : resolve())));
   const close = () =>
-    new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    Promise.all([closeOne(server), ...(metricsServer ? [closeOne(metricsServer)] : [])]).then(() => {});
   if (options.handleSignals ?? true) {
     const stop = () => void close().then(() => process.exit(0));
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, stop);
@@ -88,6 +130,10 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
     });
   }
   return { listening, server, close };
+}
+
+function hostPort(info: AddressInfo): string {
+  return `${info.family === "IPv6" ? `[${info.address}]` : info.address}:${info.port}`;
 }
 
 function banner(registry: Registry, url: string, path: string): string {

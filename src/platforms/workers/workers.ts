@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { WORKERS_DEFAULTS, misconfiguredBody, startApp } from "../../server";
 import { jsonLogger } from "../../log";
 import type { Registry } from "../../conversion";
+import { workersTrace } from "./ray-id";
 
 /** What a module Worker default-exports. */
 export interface CrdshiftWorker {
@@ -52,6 +53,7 @@ export function createWorker(registry: Registry, options: WorkerOptions = {}): C
           ...(options.shadow ? { shadow: options.shadow } : {}),
           // Cloudflare's edge sets CF-Connecting-IP itself, overwriting whatever a client sent.
           callerAddress: (c) => c.req.header("cf-connecting-ip"),
+          platformTrace: workersTrace,
         });
         if (!started.ok)
           return new Response(misconfiguredBody("Worker"), {

@@ -86,6 +86,19 @@ describe("the CrdshiftWebhook construct (crdshift/aws-cdk)", () => {
     ]);
   });
 
+  it("traces with X-Ray only when asked, and may then send the traces", { timeout: SYNTH_TIMEOUT_MS }, () => {
+    expect(fn().TracingConfig).toBeUndefined();
+    const traced = synth({ tracing: true });
+    traced.hasResourceProperties("AWS::Lambda::Function", { TracingConfig: { Mode: "Active" } });
+    traced.hasResourceProperties("AWS::IAM::Policy", {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: ["xray:PutTraceSegments", "xray:PutTelemetryRecords"], Effect: "Allow" }),
+        ]),
+      },
+    });
+  });
+
   it("keeps two weeks of logs", () => {
     template.hasResourceProperties("AWS::Logs::LogGroup", { RetentionInDays: 14 });
   });

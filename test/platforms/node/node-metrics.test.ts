@@ -1,0 +1,106 @@
+import { readFileSync } from "node:fs";
+import { ConfigError } from "crdshift";
+import { serve } from "crdshift/node";
+import { request } from "node:http";
+import { describe, expect, it, vi } from "vitest";
+import { registry } from "../../../examples";
+import { readMetricsAddress } from "../../../src/platforms/node/metrics-listener";
+
+const sent = JSON.parse(readFileSync(new URL("../../../examples/requests/docs-v1.json", import.meta.url), "utf8"));
+const quiet = { port: 0, hostname: "127.0.0.1", banner: false, handleSignals: false } as const;
+
+const sample = (text: string, series: string) =>
+  Number(
+    text
+      .split("\n")
+      .find((line) => line.startsWith(`${series} `))
+      ?.slice(series.length + 1),
+  );
+
+describe("serve() with CRDSHIFT_METRICS_BIND_ADDRESS", () => {
+  it("exposes the review counts and latencies on /metrics, on its own port only", async () => {
+    const server = serve(registry, { ...quiet, env: { CRDSHIFT_METRICS_BIND_ADDRESS: "127.0.0.1:0" } });
+    try {
+      const { url, metricsUrl } = await server.listening;
+      expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      const post = (body: unknown) =>
+        fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      for (let i = 0; i < 3; i++) expect((await post(sent)).status).toBe(200);
+      const failing = { ...sent, request: { ...sent.request, desiredAPIVersion: "example.com/v9" } };
+      expect((await post(failing)).status).toBe(200);
+      expect((await fetch(url.replace("/convert", "/nowhere"))).status).toBe(404);
+
+      const res = await fetch(metricsUrl!);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+      const text = await res.text();
+      const served = 'crd="CronTab.example.com",from_version="v1beta1",to_version="v1"';
+      expect(sample(text, `crdshift_conversion_webhook_duration_seconds_count{${served},succeeded="true"}`)).toBe(3);
+      expect(sample(text, `crdshift_conversion_objects_converted_total{${served}}`)).toBe(6);
+      // An unserved version is counted as `other`, as in CloudWatch: the request names it, not the registry.
+      const failed = 'crd="CronTab.example.com",from_version="v1beta1",to_version="other",succeeded="false"';
+      expect(sample(text, `crdshift_conversion_webhook_duration_seconds_count{${failed}}`)).toBe(1);
+      expect(sample(text, 'crdshift_conversion_webhook_requests_total{code="200"}')).toBe(4);
+      expect(sample(text, 'crdshift_conversion_webhook_requests_total{code="404"}')).toBe(1);
+      expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+
+      // Neither server answers the other's path.
+      expect((await fetch(url.replace(/\/convert$/, "/metrics"))).status).toBe(404);
+      expect((await fetch(metricsUrl!.replace(/\/metrics$/, "/convert"), { method: "POST", body: "{}" })).status).toBe(
+        404,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("counts the requests in flight, as controller-runtime does", async () => {
+    const server = serve(registry, { ...quiet, env: { CRDSHIFT_METRICS_BIND_ADDRESS: "127.0.0.1:0" } });
+    try {
+      const { url, metricsUrl } = await server.listening;
+      const inFlight = async () =>
+        sample(await (await fetch(metricsUrl!)).text(), "crdshift_conversion_webhook_requests_in_flight");
+      expect(await inFlight()).toBe(0);
+      // A review whose body is still on its way holds its place until it is answered.
+      const body = JSON.stringify(sent);
+      const answered = new Promise<number>((resolve, reject) => {
+        const upload = request(url, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        });
+        upload.on("error", reject);
+        upload.write(body.slice(0, 10));
+        void vi
+          .waitFor(async () => expect(await inFlight()).toBe(1), { timeout: 10_000, interval: 20 })
+          .then(() => upload.end(body.slice(10)), reject);
+      });
+      expect(await answered).toBe(200);
+      await vi.waitFor(async () => expect(await inFlight()).toBe(0), { timeout: 10_000, interval: 20 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("has no metrics listener without it", async () => {
+    const server = serve(registry, { ...quiet, env: {} });
+    try {
+      expect((await server.listening).metricsUrl).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("reads host:port, [ipv6]:port and :port; 0 or nothing is off; anything else a ConfigError", () => {
+    expect(readMetricsAddress("127.0.0.1:9090")).toEqual({ hostname: "127.0.0.1", port: 9090 });
+    expect(readMetricsAddress("[::1]:9090")).toEqual({ hostname: "::1", port: 9090 });
+    expect(readMetricsAddress(":8080")).toEqual({ hostname: undefined, port: 8080 });
+    expect(readMetricsAddress("localhost:0")).toEqual({ hostname: "localhost", port: 0 });
+    for (const off of [undefined, "", "0", " 0 "]) expect(readMetricsAddress(off)).toBeUndefined();
+    for (const bad of ["9090", "127.0.0.1", "127.0.0.1:70000", "::1:9090", "host:port", "a b:1"]) {
+      expect(() => readMetricsAddress(bad)).toThrow(ConfigError);
+    }
+    expect(() => serve(registry, { ...quiet, env: { CRDSHIFT_METRICS_BIND_ADDRESS: "9090" } })).toThrow(
+      /CRDSHIFT_METRICS_BIND_ADDRESS must be host:port/,
+    );
+  });
+});
