@@ -21,6 +21,8 @@ export interface Connection {
    */
   acceptUntrusted?: boolean;
   timeoutMs?: number;
+  /** Connections open at once (default 8); the apiserver's client sets no such limit. */
+  maxSockets?: number;
 }
 
 /** What the TLS handshake showed about the server. */
@@ -55,12 +57,12 @@ export function createPoster(url: string, connection: Connection = {}) {
   const agent = secure
     ? new https.Agent({
         keepAlive: true,
-        maxSockets: 8,
+        maxSockets: connection.maxSockets ?? 8,
         minVersion: "TLSv1.2",
         rejectUnauthorized: !connection.acceptUntrusted,
         ...(connection.ca !== undefined ? { ca: connection.ca } : {}),
       })
-    : new http.Agent({ keepAlive: true, maxSockets: 8 });
+    : new http.Agent({ keepAlive: true, maxSockets: connection.maxSockets ?? 8 });
   const timeoutMs = connection.timeoutMs ?? APISERVER_TIMEOUT_MS;
 
   const post = (request: ReviewRequest): Promise<PostResult> =>
