@@ -17,8 +17,8 @@ with the registry's own answer; latency against its 30 s timeout and its trace t
 the system roots) and its days to expiry. With --stored or --stored-file, how long one watch
 cache takes to fill (the apiserver converts every stored object into each served version other
 than the storage version, one object per call, when it starts or re-lists): timed on the
-webhook one call at a time (before Kubernetes 1.37) and 10 at once (1.37 on), with a warning
-past a minute. Every finding has a severity and a fix.
+webhook (from where doctor runs: run it near the cluster) one call at a time (before
+Kubernetes 1.37) and 10 at once (1.37 on), with a warning past a minute. Every finding has a severity and a fix.
 Exit 1 on any error.
 
   -f, --file FILE             the CRD (YAML or JSON, a List of CRDs too), or - for standard input
