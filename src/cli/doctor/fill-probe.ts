@@ -7,6 +7,12 @@ import { type Finding, info } from "./finding";
 import { chooseReviews } from "./probe-replies";
 import { sampleObjects } from "./sample-objects";
 
+/**
+ * A reply to one small object is small; ten at once, each allowed the probe's 64 MiB, would have
+ * a hostile webhook hold the command's memory.
+ */
+const FILL_MAX_REPLY_BYTES = 4 * 1024 * 1024;
+
 export interface FillProbeOptions {
   url: string;
   ca?: string;
@@ -66,6 +72,7 @@ export async function probeFill(
     acceptUntrusted: true,
     timeoutMs: options.callTimeoutMs,
     maxSockets: FILL_CONCURRENCY,
+    maxReplyBytes: FILL_MAX_REPLY_BYTES,
     ...(options.ca !== undefined ? { ca: options.ca } : {}),
   });
   try {
