@@ -33,7 +33,7 @@ export function nothingToFill(crd: CrdConfig): Finding {
 
 export interface FillFigures {
   objects: number;
-  /** Where the count came from: `--stored`, or the file's name. */
+  /** Where the count came from, for the message: `--stored`, `counted in FILE`. */
   countedFrom: string;
   /** The review that was timed: stored version to a cache's version. */
   from: string;
@@ -41,10 +41,11 @@ export interface FillFigures {
 }
 
 /**
- * The time one watch cache (of `fillingCaches`, at least one) takes to fill, from the calls measured: the first call (or the
- * first FILL_CONCURRENCY) on new connections, every other object at the rate measured one at a
- * time (before Kubernetes 1.37) and FILL_CONCURRENCY at once (1.37 on). Never divided down from
- * one-at-a-time latency: a webhook that takes calls in turn fills no faster with ten.
+ * The time one watch cache (of `fillingCaches`, at least one) takes to fill, from the calls
+ * measured: the first call (or the first FILL_CONCURRENCY) on new connections, every other
+ * object at the rate measured one at a time (before Kubernetes 1.37) and FILL_CONCURRENCY at once
+ * (1.37 on). Never divided down from one-at-a-time latency: a webhook that takes calls in turn
+ * fills no faster with ten.
  */
 export function fillFindings(crd: CrdConfig, figures: FillFigures, measured: FillMeasurement): Finding[] {
   const { storage, caches } = fillingCaches(crd);
@@ -65,9 +66,10 @@ export function fillFindings(crd: CrdConfig, figures: FillFigures, measured: Fil
   const atOnce =
     perObjectConcurrent === undefined
       ? undefined
-      : n === 0
-        ? 0
-        : measured.openingRound.elapsedMs + Math.max(0, n - FILL_CONCURRENCY) * perObjectConcurrent;
+      : n <= FILL_CONCURRENCY
+        ? // As many calls at once as objects: the opening round's time at most.
+          Math.min(measured.openingRound.elapsedMs, oneAtATime)
+        : measured.openingRound.elapsedMs + (n - FILL_CONCURRENCY) * perObjectConcurrent;
 
   const cacheWords =
     caches[0] === storage

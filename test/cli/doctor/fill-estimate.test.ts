@@ -78,6 +78,15 @@ describe("a watch cache's fill, from the calls measured (figures given, not meas
     );
   });
 
+  it("no more objects than calls at once: never slower than one at a time", () => {
+    const figures = (objects: number) =>
+      byCode(fillFindings(examples, { objects, ...timed }, measured), "fill-estimate")!.figures;
+    // 100 + 20 one at a time, against 150 for the first ten at once.
+    expect(figures(2)).toMatchObject({ oneAtATimeMs: 120, tenAtOnceMs: 120 });
+    expect(figures(10)).toMatchObject({ oneAtATimeMs: 280, tenAtOnceMs: 150 });
+    expect(figures(11)).toMatchObject({ tenAtOnceMs: 152 });
+  });
+
   it("warns past a minute, naming each way of filling that takes that long, with what to do", () => {
     const found = fillFindings(examples, { objects: 5000, ...timed }, measured);
     const slow = byCode(found, "fill-slow")!;
