@@ -82,7 +82,7 @@ export function fillFindings(crd: CrdConfig, figures: FillFigures, measured: Fil
   const speedup = perObjectConcurrent === undefined ? undefined : perObjectSerial / perObjectConcurrent;
   const inTurn =
     speedup !== undefined && speedup < 2
-      ? `; ${FILL_CONCURRENCY} at once was only ${speedup.toFixed(1)} times as fast as one at a time: the webhook takes calls in turn`
+      ? `; ${FILL_CONCURRENCY} at once was only ${speedup.toFixed(1)} times as fast as one at a time: the webhook takes calls in turn${caches.length > 1 ? `, so the ${caches.length} caches filling side by side share it and each takes up to ${caches.length} times as long` : ""}`
       : "";
   const found: Finding[] = [
     {
