@@ -5,6 +5,8 @@ import { readCrdConfigs } from "./crd-config";
 import type { Finding } from "./finding";
 import { probe } from "./probe";
 import type { StackUrls } from "./stack-outputs";
+import { describeCounts, type StoredCounts } from "./stored-objects";
+import { UsageError } from "../io";
 import { staticChecks } from "./static-checks";
 
 export interface DoctorOptions {
@@ -21,6 +23,8 @@ export interface DoctorOptions {
   timeoutMs?: number;
   /** The URLs a CrdshiftWebhook stack outputs (`--stack-outputs`), to tell its alias's URL from others. */
   stackUrls?: StackUrls;
+  /** Objects per kind to estimate a watch cache's fill for: `--stored N` (every CRD), or counted in a file. */
+  stored?: { count: number } | { counts: StoredCounts; file: string };
 }
 
 interface CrdReport {
@@ -46,7 +50,18 @@ export async function runDoctor(
 ): Promise<DoctorReport> {
   const now = options.now ?? new Date();
   const crds: CrdReport[] = [];
-  for (const crd of readCrdConfigs(documents, name)) {
+  const configs = readCrdConfigs(documents, name);
+  const stored = options.stored;
+  if (
+    stored &&
+    "counts" in stored &&
+    stored.counts.size > 0 &&
+    !configs.some((crd) => stored.counts.has(kindLabel(crd)))
+  )
+    throw new UsageError(
+      `${stored.file}: no ${configs.map(kindLabel).join(" or ")} objects in it (it holds ${describeCounts(stored.counts)})`,
+    );
+  for (const crd of configs) {
     const findings = staticChecks(crd, registry, now, options.stackUrls);
     const definition = registry.lookup(crd.group, crd.kind);
     const url = options.url ?? crd.url;
@@ -61,6 +76,14 @@ export async function runDoctor(
         now,
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(stored
+          ? {
+              stored:
+                "count" in stored
+                  ? { objects: stored.count, countedFrom: "--stored" }
+                  : { objects: stored.counts.get(kindLabel(crd)) ?? 0, countedFrom: `counted in ${stored.file}` },
+            }
+          : {}),
       });
       // The manifest may already have said it (a caBundle on a known public host).
       findings.push(...probed.filter((finding) => !findings.some((seen) => seen.code === finding.code)));

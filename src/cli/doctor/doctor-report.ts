@@ -32,10 +32,12 @@ export function formatDoctorJson(report: DoctorReport): string {
  * characters escaped, in JSON as in text (JSON leaves C1 controls and bidi overrides raw).
  */
 function printable(report: DoctorReport): DoctorReport {
-  const finding = ({ message, fix, ...rest }: Finding): Finding => ({
-    ...rest,
+  const finding = ({ severity, code, message, fix, figures }: Finding): Finding => ({
+    severity,
+    code,
     message: terminalText(message),
     ...(fix !== undefined ? { fix: terminalText(fix) } : {}),
+    ...(figures !== undefined ? { figures } : {}),
   });
   return {
     ...report,

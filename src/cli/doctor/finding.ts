@@ -13,6 +13,8 @@ export interface Finding {
   message: string;
   /** What to do about it; absent for plain facts. */
   fix?: string;
+  /** For scripts reading `-o json`: the numbers behind the message, unrounded for display (ms, counts). */
+  figures?: Record<string, number>;
 }
 
 export const error = (code: string, message: string, fix: string): Finding => ({

@@ -3,6 +3,7 @@ import type { ApiserverVerdict } from "../../kube/apiserver";
 import { registrySide, urlSide, APISERVER_TIMEOUT_MS, type TlsPeer, redactUrl } from "../webhook-call";
 import { readCaBundle } from "./ca-bundle";
 import type { CrdConfig } from "./crd-config";
+import { probeFill } from "./fill-probe";
 import { error, type Finding, info, warning } from "./finding";
 import { HEALTH_DEADLINE_MS, healthFindings, readHealth } from "./health";
 import { latencyFindings } from "./latency";
@@ -23,6 +24,8 @@ export interface ProbeOptions {
   seed?: number;
   now: Date;
   timeoutMs?: number;
+  /** Estimate a watch cache's fill for this many objects (`--stored`, `--stored-file`). */
+  stored?: { objects: number; countedFrom: string };
 }
 
 /**
@@ -143,6 +146,24 @@ export async function probe(
     }
   }
   found.push(...latencyFindings(latencies));
+  // A webhook the probe could not get through to is not called again for the estimate.
+  const failed = found.some((finding) =>
+    ["probe-unreachable", "probe-timeout", "probe-stopped"].includes(finding.code),
+  );
+  if (options.stored && !failed) {
+    found.push(
+      ...(await probeFill(crd, definition, registry, {
+        url: options.url,
+        ...(ca !== undefined ? { ca } : {}),
+        reviewVersion,
+        ...options.stored,
+        callTimeoutMs: callTimeout,
+        ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      })),
+    );
+  } else if (options.stored) {
+    found.push(info("fill-not-estimated", "the watch cache fill was not timed: the probe did not get through"));
+  }
   if (calls > 0)
     found.push(
       ...healthFindings(await readHealth(options.url, { acceptUntrusted: true, ...(ca ? { ca } : {}) }, sideDeadline)),

@@ -21,6 +21,10 @@ export interface Connection {
    */
   acceptUntrusted?: boolean;
   timeoutMs?: number;
+  /** Connections open at once (default 8); the apiserver's client sets no such limit. */
+  maxSockets?: number;
+  /** Bytes a reply may have, on the wire and unzipped (default 64 MiB); a larger one fails the call. */
+  maxReplyBytes?: number;
 }
 
 /** What the TLS handshake showed about the server. */
@@ -55,13 +59,14 @@ export function createPoster(url: string, connection: Connection = {}) {
   const agent = secure
     ? new https.Agent({
         keepAlive: true,
-        maxSockets: 8,
+        maxSockets: connection.maxSockets ?? 8,
         minVersion: "TLSv1.2",
         rejectUnauthorized: !connection.acceptUntrusted,
         ...(connection.ca !== undefined ? { ca: connection.ca } : {}),
       })
-    : new http.Agent({ keepAlive: true, maxSockets: 8 });
+    : new http.Agent({ keepAlive: true, maxSockets: connection.maxSockets ?? 8 });
   const timeoutMs = connection.timeoutMs ?? APISERVER_TIMEOUT_MS;
+  const maxReplyBytes = connection.maxReplyBytes ?? MAX_REPLY_BYTES;
 
   const post = (request: ReviewRequest): Promise<PostResult> =>
     new Promise((resolve) => {
@@ -107,8 +112,8 @@ export function createPoster(url: string, connection: Connection = {}) {
         let size = 0;
         res.on("data", (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_REPLY_BYTES) {
-            fail(`the reply is larger than ${MAX_REPLY_BYTES} bytes`);
+          if (size > maxReplyBytes) {
+            fail(`the reply is larger than ${maxReplyBytes} bytes`);
             req.destroy();
             return;
           }
@@ -120,10 +125,10 @@ export function createPoster(url: string, connection: Connection = {}) {
           if (/^\s*gzip\s*$/i.test(res.headers["content-encoding"] ?? "")) {
             try {
               // Bounded as the bytes on the wire are: a small gzip can unpack to gigabytes.
-              raw = gunzipSync(raw, { maxOutputLength: MAX_REPLY_BYTES });
+              raw = gunzipSync(raw, { maxOutputLength: maxReplyBytes });
             } catch (error) {
               if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
-                return fail(`the reply is larger than ${MAX_REPLY_BYTES} bytes once unzipped`);
+                return fail(`the reply is larger than ${maxReplyBytes} bytes once unzipped`);
               return fail(`gzip: ${(error as Error).message}`);
             }
           }

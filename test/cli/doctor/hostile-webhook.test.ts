@@ -120,4 +120,54 @@ describe("crdshift doctor against a hostile webhook", { timeout: 60_000 }, () =>
     expect(stopped?.message).toMatch(/^stopped after [1-5] of 18 calls: together they took more than 10 s$/);
     expect(findings.some((f) => f.code === "reply-rejected" || f.code === "probe-timeout")).toBe(false);
   });
+
+  it("replies of 5 MiB to the calls that time a cache's fill: not read past 4 MiB, and not estimated", async () => {
+    const app = testApp().app;
+    let reviews = 0;
+    server = await serveApp(async (request) => {
+      if (request.method !== "POST") return app.fetch(request);
+      // The probe's six reviews (three versions, one object a pair) are answered; the fill's are not.
+      if (++reviews <= 6) return app.fetch(request);
+      return new Response(JSON.stringify({ padding: "x".repeat(5 * 1024 * 1024) }), {
+        headers: { "content-type": "application/json" },
+      });
+    });
+    const { stdout } = await doctor(`${server.origin}/convert`, "--stored", "1000", "-o", "json");
+    const findings: { code: string; message: string }[] = JSON.parse(stdout).crds[0].findings;
+    expect(findings.find((finding) => finding.code === "probe-ok")).toBeDefined();
+    expect(findings.find((finding) => finding.code.startsWith("fill-"))).toEqual({
+      severity: "info",
+      code: "fill-not-estimated",
+      message: expect.stringMatching(
+        /^the watch cache fill was not timed: a call failed: .*: the reply is larger than 4194304 bytes$/,
+      ),
+    });
+  });
+
+  it("a webhook slow enough that the fill's calls outlast their budget: cut short, estimated from what was timed", async () => {
+    const { app } = testApp();
+    let reviews = 0;
+    server = await serveApp(async (request) => {
+      if (request.method === "POST") reviews++;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      return app.fetch(request);
+    });
+    const started = performance.now();
+    const report = await runDoctor(registry, [parse(CRD)], "crd.yaml", {
+      url: `${server.origin}/convert`,
+      allowHttp: true,
+      objectsPerPair: 1,
+      timeoutMs: 1_500,
+      stored: { count: 1000 },
+    });
+    const elapsed = performance.now() - started;
+    const findings = report.crds[0]!.findings;
+    expect(findings.find((f) => f.code === "fill-measured")?.message).toMatch(
+      /; cut short by the probe's time budget$/,
+    );
+    expect(findings.find((f) => f.code === "fill-estimate")?.figures?.oneAtATimeMs).toBeGreaterThan(1000 * 250);
+    // Six probe calls, then the fill's: none starts after 1.5 s. All 81 would take 6.75 s more.
+    expect(reviews).toBeLessThan(6 + 40);
+    expect(elapsed).toBeLessThan(7_000);
+  });
 });
