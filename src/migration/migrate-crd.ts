@@ -1,5 +1,6 @@
 import { MigrationError } from "./cluster-errors";
 import type { Cluster } from "./cluster";
+import { type ManagedFieldsCounts, pruneManagedFields } from "./managed-fields";
 import { pruneStoredVersions } from "./prune-stored-versions";
 import { type RewriteCounts, rewriteObjects } from "./rewrite-objects";
 import { readStorageState, type StorageState } from "./storage-state";
@@ -13,6 +14,8 @@ export interface MigrateOptions {
   useApi?: boolean;
   /** The storage version the user's CRD file marks, to refuse a cluster that has not applied it. */
   expectedStorage?: string;
+  /** Also remove the managedFields entries of versions no longer served. */
+  pruneManagedFields?: boolean;
   apiPollMs: number;
   apiDeadlineMs: number;
   progress?: (counts: RewriteCounts) => void;
@@ -30,6 +33,8 @@ export interface MigrateResult {
   migration?: string;
   /** Who left storedVersions at the storage version alone. */
   prunedBy?: "crdshift" | "apiserver";
+  /** What --prune-managed-fields removed. */
+  managedFields?: ManagedFieldsCounts;
 }
 
 /**
@@ -40,6 +45,12 @@ export interface MigrateResult {
  * storedVersions is pruned only after every object was written.
  */
 export async function migrateCrd(cluster: Cluster, name: string, options: MigrateOptions): Promise<MigrateResult> {
+  const result = await migrateObjects(cluster, name, options);
+  if (!options.pruneManagedFields) return result;
+  return { ...result, managedFields: await pruneManagedFields(cluster, result.before, options) };
+}
+
+async function migrateObjects(cluster: Cluster, name: string, options: MigrateOptions): Promise<MigrateResult> {
   const before = await readStorageState(cluster, name);
   assertReady(before, options.expectedStorage);
   if (before.stale.length === 0) return { crd: name, before, through: "nothing-to-do" };

@@ -1,6 +1,7 @@
-import { MigrationError, statusOf } from "./cluster-errors";
-import { listPages } from "./list-pages";
+import { inPool } from "./bounded-pool";
 import type { Cluster } from "./cluster";
+import { listPages } from "./list-pages";
+import { resourceVersionOf, writeObject } from "./object-writes";
 import type { StorageState } from "./storage-state";
 
 export interface RewriteOptions {
@@ -21,14 +22,8 @@ export interface RewriteCounts {
   gone: number;
   /** Writes repeated after a 409 Conflict. */
   conflicts: number;
-  /** Lists restarted or continued after their continue token expired (410 Gone). */
+  /** Lists continued after their continue token expired (410 Gone). */
   expiredPages: number;
-}
-
-interface ObjectRef {
-  namespace?: string;
-  name: string;
-  resourceVersion: string;
 }
 
 /**
@@ -46,95 +41,15 @@ export async function rewriteObjects(
   options: RewriteOptions,
 ): Promise<RewriteCounts> {
   const counts: RewriteCounts = { listed: 0, rewritten: 0, gone: 0, conflicts: 0, expiredPages: 0 };
-  const resource = `${state.crd.plural}.${state.crd.group}`;
+  const noOp = (object: Record<string, unknown>) => ({ metadata: { resourceVersion: resourceVersionOf(object) } });
   for await (const items of listPages(cluster, state, options.pageSize, () => counts.expiredPages++)) {
-    const refs = items.map(refOf);
-    counts.listed += refs.length;
-    await inPool(refs, options.concurrency, async (ref) => {
-      const outcome = await rewriteOne(cluster, state, resource, ref, options.attempts, counts);
+    counts.listed += items.length;
+    await inPool(items, options.concurrency, async (item) => {
+      const outcome = await writeObject(cluster, state, item, noOp, options.attempts, () => counts.conflicts++);
       if (outcome === "gone") counts.gone++;
       else counts.rewritten++;
       options.progress?.(counts);
     });
   }
   return counts;
-}
-
-async function rewriteOne(
-  cluster: Cluster,
-  state: StorageState,
-  resource: string,
-  first: ObjectRef,
-  attempts: number,
-  counts: RewriteCounts,
-): Promise<"rewritten" | "gone"> {
-  const { group, plural } = state.crd;
-  const who = first.namespace ? `${first.namespace}/${first.name}` : first.name;
-  const where = { group, version: state.storage, plural, name: first.name };
-  let ref = first;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await cluster.call({ verb: "patch", resource, doing: `rewriting ${resource} ${who}` }, () => {
-        const body = { metadata: { resourceVersion: ref.resourceVersion } };
-        return first.namespace
-          ? cluster.objects.patchNamespacedCustomObject(
-              { ...where, namespace: first.namespace, body },
-              cluster.options("merge"),
-            )
-          : cluster.objects.patchClusterCustomObject({ ...where, body }, cluster.options("merge"));
-      });
-      return "rewritten";
-    } catch (error) {
-      const status = error instanceof MigrationError ? statusOf(error.cause) : undefined;
-      if (status === 404) return "gone";
-      if (status !== 409) throw error;
-      if (attempt >= attempts)
-        throw new MigrationError(
-          "api-error",
-          `${resource} ${who} was changed by someone else on each of ${attempts} attempts to rewrite it; run crdshift migrate again`,
-        );
-      counts.conflicts++;
-    }
-    // Written since it was listed: read it again, then write it at its new resourceVersion.
-    try {
-      const fresh = (await cluster.call({ verb: "get", resource, doing: `reading ${resource} ${who}` }, () =>
-        first.namespace
-          ? cluster.objects.getNamespacedCustomObject({ ...where, namespace: first.namespace }, cluster.options())
-          : cluster.objects.getClusterCustomObject(where, cluster.options()),
-      )) as Record<string, unknown>;
-      ref = refOf(fresh);
-    } catch (error) {
-      if (error instanceof MigrationError && statusOf(error.cause) === 404) return "gone";
-      throw error;
-    }
-  }
-}
-
-function refOf(item: Record<string, unknown>): ObjectRef {
-  const metadata = (item.metadata ?? {}) as { name?: unknown; namespace?: unknown; resourceVersion?: unknown };
-  return {
-    name: String(metadata.name),
-    ...(typeof metadata.namespace === "string" && metadata.namespace !== "" ? { namespace: metadata.namespace } : {}),
-    resourceVersion: String(metadata.resourceVersion ?? ""),
-  };
-}
-
-/** Runs `work` over `items`, at most `limit` at a time; the first failure stops new work and is thrown. */
-async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
-  const rejected = results.find((result) => result.status === "rejected");
-  if (rejected) throw (rejected as PromiseRejectedResult).reason;
 }

@@ -121,6 +121,50 @@ describe("crdshift migrate, by no-op updates", () => {
   }, 60_000);
 });
 
+describe("crdshift migrate --prune-managed-fields", () => {
+  it("removes the managedFields entries of versions no longer served, keeping the others", async () => {
+    const entry = (manager: string, version: string) => ({
+      manager,
+      operation: "Apply",
+      apiVersion: `example.com/${version}`,
+      fieldsType: "FieldsV1",
+      fieldsV1: { "f:spec": {} },
+    });
+    const withFields = (object: Record<string, unknown>, entries: unknown[]) => ({
+      ...object,
+      metadata: { ...(object.metadata as object), managedFields: entries },
+    });
+    const { apiserver, kubeconfig } = await cluster({}, [
+      withFields(v1beta1("default", "mixed", "a.example.com:80"), [
+        entry("old-tool", "v1alpha1"),
+        entry("kubectl", "v1beta1"),
+      ]),
+      withFields(v1beta1("default", "only-old", "b.example.com:80"), [entry("old-tool", "v1alpha1")]),
+      withFields(v1("default", "current", "c.example.com", "80"), [entry("kubectl", "v1")]),
+    ]);
+    // v1alpha1 is no longer served.
+    (apiserver.crd.spec as { versions: { name: string; served: boolean }[] }).versions[0]!.served = false;
+    const result = await crdshift([
+      "migrate",
+      "crontabs.example.com",
+      "--prune-managed-fields",
+      "--kubeconfig",
+      kubeconfig,
+    ]);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/; managedFields of versions no longer served: 2 entries removed from 2 objects\n$/);
+    const fields = (key: string) =>
+      (
+        (apiserver.store.objects.get(key)!.body.metadata as { managedFields: { manager: string }[] }).managedFields ??
+        []
+      ).map((found) => found.manager);
+    expect(fields("default/mixed")).toEqual(["kubectl"]);
+    expect(fields("default/only-old")).toEqual([]);
+    expect(fields("default/current")).toEqual(["kubectl"]);
+    expect(apiserver.storedVersions).toEqual(["v1"]);
+  }, 60_000);
+});
+
 describe("crdshift migrate, through the StorageVersionMigration API", () => {
   it("reaches the same end state through a StorageVersionMigration, the apiserver pruning storedVersions (1.36 on)", async () => {
     const { apiserver, kubeconfig } = await cluster({ migrationApi: "v1beta1", apiserverPrunes: true });

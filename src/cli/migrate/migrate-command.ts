@@ -16,7 +16,8 @@ import { progressLine } from "./progress-line";
 
 export const MIGRATE_HELP = `Usage: crdshift migrate [plan] (-f CRD.yaml | NAME... | --all) [--dry-run]
                         [--kubeconfig FILE] [--context NAME] [--no-api] [--page-size N]
-                        [--concurrency N] [--timeout SECONDS] [--allow-http]
+                        [--concurrency N] [--timeout SECONDS] [--prune-managed-fields]
+                        [--allow-http]
 
 Moves every stored object of a CRD to its storage version, then removes the other versions
 from status.storedVersions, so that an old version can stop being served and be removed
@@ -44,6 +45,10 @@ a cluster it cannot reach, a missing permission or another refusal.
       --page-size N       objects per list page (default 500)
       --concurrency N     writes in flight (default 4)
       --timeout SECONDS   how long to follow a StorageVersionMigration (default 600)
+      --prune-managed-fields
+                          then remove the managedFields entries of versions no longer served
+                          (server-side apply fails on an object that keeps one), as Cluster
+                          API does; needs "list" and "patch" on the resource
       --allow-http        plan: let doctor probe a plain http webhook URL (a local server)
 `;
 
@@ -57,6 +62,7 @@ export const MIGRATE_OPTIONS = {
   "page-size": { type: "string" },
   concurrency: { type: "string" },
   timeout: { type: "string" },
+  "prune-managed-fields": { type: "boolean" },
   "allow-http": { type: "boolean" },
 } as const;
 
@@ -87,6 +93,7 @@ export async function migrateCommand(
     concurrency: values.concurrency === undefined ? 4 : positive(String(values.concurrency), "--concurrency"),
     attempts: ATTEMPTS,
     useApi: values["no-api"] !== true,
+    pruneManagedFields: values["prune-managed-fields"] === true,
     apiPollMs: API_POLL_MS,
     apiDeadlineMs: (values.timeout === undefined ? 600 : positive(String(values.timeout), "--timeout")) * 1000,
   };

@@ -45,8 +45,11 @@ export function formatPlan(plan: CrdPlan): string {
 /** What a migration did, in one line. */
 export function formatResult(result: MigrateResult): string {
   const name = result.crd;
+  const fields = result.managedFields
+    ? `; managedFields of versions no longer served: ${result.managedFields.entries} entr${result.managedFields.entries === 1 ? "y" : "ies"} removed from ${result.managedFields.objects} object${result.managedFields.objects === 1 ? "" : "s"}`
+    : "";
   if (result.through === "nothing-to-do")
-    return `${name}: nothing to do, status.storedVersions is [${result.before.storage}]\n`;
+    return `${name}: nothing to do, status.storedVersions is [${result.before.storage}]${fields}\n`;
   const how =
     result.through === "storage-version-migration"
       ? `the StorageVersionMigration ${result.migration} succeeded`
@@ -55,7 +58,7 @@ export function formatResult(result: MigrateResult): string {
     result.prunedBy === "apiserver"
       ? `the apiserver already set status.storedVersions to [${result.before.storage}]`
       : `status.storedVersions set to [${result.before.storage}] (was ${result.before.storedVersions.join(", ")})`;
-  return `${name}: ${how}; ${pruned}\n`;
+  return `${name}: ${how}; ${pruned}${fields}\n`;
 }
 
 function summary(result: MigrateResult): string {

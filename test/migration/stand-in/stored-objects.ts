@@ -95,6 +95,14 @@ export class StoredObjects {
         `Operation cannot be fulfilled on ${this.plural}.${this.group} "${metadata.name}": the object has been modified; please apply your changes to the latest version and try again`,
       );
     const patched = mergePatch(current, patch) as Record<string, unknown>;
+    const fields = (patched.metadata as { managedFields?: unknown[] }).managedFields;
+    // `[{}]` clears managedFields; an empty list would leave them as they are.
+    if (fields?.length === 1 && Object.keys(fields[0] as object).length === 0)
+      (patched.metadata as { managedFields?: unknown[] }).managedFields = [];
+    else if (fields?.length === 0)
+      (patched.metadata as { managedFields?: unknown[] }).managedFields = (
+        current.metadata as { managedFields?: unknown[] }
+      ).managedFields;
     const storage = this.storageVersion();
     let body: Record<string, unknown>;
     try {
