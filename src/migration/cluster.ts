@@ -10,8 +10,12 @@ import {
 } from "@kubernetes/client-node";
 import { MigrationError, migrationError, type Request } from "./cluster-errors";
 
-/** One request to the apiserver may take this long, from sending it to its last byte. */
-export const REQUEST_DEADLINE_MS = 30_000;
+/**
+ * One request to the apiserver may take this long, from sending it to its last byte: a little
+ * more than the 60 s after which the apiserver ends a request itself (a list page converts each
+ * object stored elsewhere through the webhook, one call at a time).
+ */
+export const REQUEST_DEADLINE_MS = 70_000;
 
 export interface ClusterOptions {
   /** A kubeconfig file; default: $KUBECONFIG, ~/.kube/config, then the in-cluster service account. */
@@ -42,9 +46,16 @@ export function connectCluster(options: ClusterOptions = {}): Cluster {
   try {
     if (options.kubeconfig !== undefined) config.loadFromFile(options.kubeconfig);
     else config.loadFromDefault();
-    if (options.context !== undefined) config.setCurrentContext(options.context);
   } catch (error) {
     throw new MigrationError("unreachable", `cannot read ${where}: ${(error as Error).message}`);
+  }
+  if (options.context !== undefined) {
+    if (!config.getContextObject(options.context))
+      throw new MigrationError(
+        "unreachable",
+        `${where} has no context ${JSON.stringify(options.context)} (it has: ${config.contexts.map((context) => context.name).join(", ") || "none"})`,
+      );
+    config.setCurrentContext(options.context);
   }
   const cluster = config.getCurrentCluster();
   if (!cluster)

@@ -108,6 +108,18 @@ describe("crdshift migrate's usage and reach", () => {
     const missing = await crdshift(["migrate", "x.example.com", "--kubeconfig", join(tmpdir(), "no-such-kubeconfig")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^crdshift migrate: cannot read .*no-such-kubeconfig/);
+    const elsewhere = await crdshift([
+      "migrate",
+      "x.example.com",
+      "--kubeconfig",
+      writeKubeconfig("https://127.0.0.1:9"),
+      "--context",
+      "prod",
+    ]);
+    expect(elsewhere).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/has no context "prod" \(it has: stand-in\)\n$/),
+    });
     const none = await crdshift(["migrate"]);
     expect(none).toMatchObject({ code: 2, stderr: expect.stringMatching(/-f CRD\.yaml, their names, or --all/) });
   });
