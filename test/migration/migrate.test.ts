@@ -121,6 +121,24 @@ describe("crdshift migrate, by no-op updates", () => {
   }, 60_000);
 });
 
+describe("crdshift migrate --all", () => {
+  it("migrates every CRD of the cluster with more than one stored version, then finds none", async () => {
+    const { apiserver, kubeconfig } = await cluster({});
+    const first = await crdshift(["migrate", "--all", "--kubeconfig", kubeconfig]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(
+      /^crontabs\.example\.com: 10 of 10 objects rewritten in v1; status\.storedVersions set to \[v1\]/,
+    );
+    expect(apiserver.storedVersions).toEqual(["v1"]);
+    const second = await crdshift(["migrate", "--all", "--kubeconfig", kubeconfig]);
+    expect(second).toEqual({
+      code: 0,
+      stdout: "every CRD of the cluster stores one version: nothing to do\n",
+      stderr: "",
+    });
+  }, 60_000);
+});
+
 describe("crdshift migrate --prune-managed-fields", () => {
   it("removes the managedFields entries of versions no longer served, keeping the others", async () => {
     const entry = (manager: string, version: string) => ({
