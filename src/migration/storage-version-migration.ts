@@ -45,7 +45,11 @@ export async function migrateThroughApi(
 ): Promise<string> {
   const { group, plural } = state.crd;
   const created = (await cluster.call(
-    { verb: "create", resource: RESOURCE, doing: `creating a StorageVersionMigration for ${plural}.${group}` },
+    {
+      verb: "create",
+      resource: `${RESOURCE} (or run with --no-api to write each object instead)`,
+      doing: `creating a StorageVersionMigration for ${plural}.${group}`,
+    },
     () =>
       cluster.objects.createClusterCustomObject(
         {

@@ -101,6 +101,22 @@ describe("crdshift migrate, by no-op updates", () => {
     expect(storedVersions(apiserver)["default/broken"]).toBe("v1beta1");
   }, 60_000);
 
+  it("names the verb a 403 on a StorageVersionMigration lacks, and the way around it", async () => {
+    const { apiserver, kubeconfig } = await cluster({
+      migrationApi: "v1",
+      forbidden: ["create storageversionmigrations.storagemigration.k8s.io"],
+    });
+    const result = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /needs "create" on storageversionmigrations\.storagemigration\.k8s\.io \(or run with --no-api to write each object instead\)/,
+    );
+    const around = await crdshift(["migrate", "crontabs.example.com", "--no-api", "--kubeconfig", kubeconfig]);
+    expect(around.code).toBe(0);
+    expect(apiserver.storedVersions).toEqual(["v1"]);
+    expect(apiserver.migrations.created.size).toBe(0);
+  }, 60_000);
+
   it("names the verb and resource a 403 lacks, and prunes nothing", async () => {
     const { apiserver, kubeconfig } = await cluster({ forbidden: ["patch crontabs.example.com"] });
     const result = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig]);

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
 import { serve } from "crdshift/node";
 import { parse } from "yaml";
 import { registry } from "../../../examples";
@@ -43,7 +44,13 @@ export async function startCluster(
   const apiserver = new ApiserverStandIn({ ...options, crd: crontabCrd(options.webhookUrl) });
   for (const object of objects) apiserver.store.seed(object);
   const origin = await apiserver.listen();
-  return { apiserver, kubeconfig: writeKubeconfig(origin) };
+  const kubeconfig = writeKubeconfig(origin);
+  const close = apiserver.close.bind(apiserver);
+  apiserver.close = async () => {
+    rmSync(dirname(kubeconfig), { recursive: true, force: true });
+    await close();
+  };
+  return { apiserver, kubeconfig };
 }
 
 /** The crdshift command in-process, its output captured. */
