@@ -52,7 +52,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   "platforms/lambda": ["log.ts", "json", "conversion", "metrics", "server"],
   "platforms/aws-cdk": ["platforms/lambda"],
   testing: ["kube", "check"],
-  cli: ["outcome.ts", "log.ts", "json", "kube", "conversion", "compare", "codegen", "check", "server"],
+  migration: ["kube"],
+  cli: ["outcome.ts", "log.ts", "json", "kube", "conversion", "compare", "codegen", "check", "server", "migration"],
   "index.ts": ["log.ts", "kube", "conversion", "metrics", "server"],
 };
 

@@ -1,6 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { DIFF_OPTIONS } from "./diff";
 import { DOCTOR_OPTIONS } from "./doctor";
+import { MIGRATE_OPTIONS } from "./migrate";
 import { UsageError } from "./io";
 
 const COMMON = { help: { type: "boolean", short: "h" }, registry: { type: "string" } } as const;
@@ -33,6 +34,7 @@ const OPTIONS: Record<string, ParseArgsConfig["options"]> = {
   golden: { ...COMMON, dir: { type: "string" }, from: { type: "string" }, force: { type: "boolean" } },
   doctor: { ...COMMON, ...DOCTOR_OPTIONS },
   diff: { ...COMMON, ...DIFF_OPTIONS },
+  migrate: { ...COMMON, ...MIGRATE_OPTIONS },
 };
 
 /** A command's arguments, parsed strictly: an unknown option is a usage error that says where to look. */
@@ -41,17 +43,10 @@ export function parse(command: string, args: string[]) {
     return parseArgs({
       args,
       options: OPTIONS[command]!,
-      allowPositionals: command === "versions" || command === "init" || command === "golden",
+      allowPositionals: command === "versions" || command === "init" || command === "golden" || command === "migrate",
       strict: true,
     });
   } catch (error) {
     throw new UsageError(`${(error as Error).message}; see crdshift ${command} --help`);
   }
-}
-
-/** A flag's value as a positive whole number, or a usage error naming the flag. */
-export function positive(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number`);
-  return n;
 }

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Registry, sortVersions } from "../conversion";
-import { positive } from "./arguments";
 import { checkRegistry } from "./check-command";
 import { checkCrdFiles } from "./check-crd";
 import { convertDocuments } from "./convert-command";
@@ -11,13 +10,16 @@ import { doctorCommand } from "./doctor";
 import { generateSchemas } from "./generate-command";
 import { checkGoldenFolder, recordGolden } from "./golden-command";
 import { initProject } from "./init-command";
-import { formatDocuments, type Output, parseDocuments, readInput, UsageError } from "./io";
+import { migrateCommand } from "./migrate";
+import { formatDocuments, type Output, parseDocuments, positive, readInput, UsageError } from "./io";
 import type { Project } from "./load-registry";
 import { terminalText } from "./terminal-text";
 import { typeCheckFirst } from "./type-check";
 
 export interface Io extends Output {
   stdin: () => string;
+  /** Whether stderr is a terminal: progress is then one line redrawn in place. */
+  tty?: boolean;
   /** Where crdshift.config.* and --registry FILE are looked for. Default: the process's. */
   cwd?: string;
 }
@@ -26,6 +28,7 @@ export const defaultIo: Io = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   stdin: () => readFileSync(0, "utf8"),
+  tty: process.stderr.isTTY === true,
 };
 
 /** What a command is given: its parsed arguments, the registry (loaded when asked for) and its I/O. */
@@ -138,4 +141,5 @@ export const COMMANDS: Record<string, (input: CommandInput) => Promise<number>> 
 
   doctor: ({ values, registry, io }) => doctorCommand(values, registry, io),
   diff: ({ values, registry, io }) => diffCommand(values, registry, io),
+  migrate: ({ values, positionals, registry, io }) => migrateCommand(values, positionals, registry, io),
 };

@@ -1,5 +1,6 @@
 import { DIFF_HELP } from "./diff";
 import { DOCTOR_HELP } from "./doctor";
+import { MIGRATE_HELP } from "./migrate";
 
 /** The usage text of crdshift (`main`) and of each command: what `--help` prints. */
 export const HELP: Record<string, string> = {
@@ -16,6 +17,7 @@ Commands:
   golden    record golden conversions for review (golden record)
   doctor    check a CRD and its live webhook as the apiserver would, before the cluster does
   diff      compare the registry's conversions of real objects with the deployed webhook's
+  migrate   rewrite a CRD's stored objects in its storage version, then prune storedVersions
   versions  sort version names by Kubernetes' version priority
 
 The registry is the module --registry FILE names (exporting \`registry\`, or as its default
@@ -93,6 +95,7 @@ its differences printed, unless --force (exit 1 while any is left).
 `,
   doctor: DOCTOR_HELP,
   diff: DIFF_HELP,
+  migrate: MIGRATE_HELP,
   init: `Usage: crdshift init [DIR] --crd FILE [--crd FILE...] [--url URL] [--force] [--crdshift SPEC]
 
 Writes a new conversion webhook project in DIR (default: the current folder), which must be empty

@@ -8,6 +8,13 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** A flag's value as a positive whole number, or a usage error naming the flag. */
+export function positive(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number`);
+  return n;
+}
+
 export interface Output {
   out: (text: string) => void;
   err: (text: string) => void;

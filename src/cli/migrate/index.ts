@@ -1,0 +1,1 @@
+export { MIGRATE_HELP, MIGRATE_OPTIONS, migrateCommand } from "./migrate-command";

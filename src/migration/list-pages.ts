@@ -1,0 +1,53 @@
+import { expiredContinue, MigrationError, statusOf } from "./cluster-errors";
+import type { Cluster } from "./cluster";
+import type { StorageState } from "./storage-state";
+
+/**
+ * Every object of the CRD, a page at a time (`limit` and `continue`), read in the storage
+ * version: the apiserver converts each object stored in another version on the way, so a
+ * list that succeeds has proven the webhook for every stored object. A continue token that
+ * outlived etcd's compaction (410 Gone) is followed by the one its Status offers (an
+ * inconsistent list: anything written since is stored in the storage version already), else
+ * the list starts over; `expired` counts them.
+ */
+export async function* listPages(
+  cluster: Cluster,
+  state: StorageState,
+  pageSize: number,
+  expired: () => void = () => {},
+): AsyncGenerator<Record<string, unknown>[]> {
+  const { group, plural } = state.crd;
+  const resource = `${plural}.${group}`;
+  let token: string | undefined;
+  do {
+    let page: { items?: Record<string, unknown>[]; metadata?: { continue?: string } };
+    try {
+      page = (await cluster.call({ verb: "list", resource, doing: `listing ${resource} in ${state.storage}` }, () =>
+        cluster.objects.listClusterCustomObject(
+          {
+            group,
+            version: state.storage,
+            plural,
+            limit: pageSize,
+            ...(token !== undefined ? { _continue: token } : {}),
+          },
+          cluster.options(),
+        ),
+      )) as typeof page;
+    } catch (error) {
+      if (!(error instanceof MigrationError) || statusOf(error.cause) !== 410 || token === undefined) throw error;
+      expired();
+      token = expiredContinue(error.cause);
+      continue;
+    }
+    yield page.items ?? [];
+    token = page.metadata?.continue || undefined;
+  } while (token !== undefined);
+}
+
+/** How many objects the CRD has, counted a page at a time. */
+export async function countObjects(cluster: Cluster, state: StorageState, pageSize: number): Promise<number> {
+  let count = 0;
+  for await (const items of listPages(cluster, state, pageSize)) count += items.length;
+  return count;
+}
