@@ -5,6 +5,7 @@ import { ConversionFailure } from "../../src/conversion/conversion-failure";
 import { readResult } from "../../src/conversion/converter-result";
 import { copyJson } from "../../src/json/values";
 import { encodeJson } from "../../src/json/codec";
+import { runs } from "../property-runs";
 
 const objects = (value: unknown, found: object[] = []): object[] => {
   if (typeof value === "object" && value !== null) {
@@ -23,7 +24,7 @@ describe("copyJson", () => {
         const before = new Set(objects(value));
         expect(objects(copy).some((o) => before.has(o))).toBe(false);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -68,7 +69,7 @@ describe("a converter's result holding NaN or ±Infinity (converter-result.ts)",
         );
         expect(refused(v)).toBe(expected);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
     expect(refused(JSON.parse(`${"[".repeat(100_000)}1${"]".repeat(100_000)}`))).toBe(false);
     expect(refused(JSON.parse(`${"[".repeat(100_000)}1${"]".repeat(100_000)}`.replace("1", "[1,2]")).concat(NaN))).toBe(
