@@ -16,7 +16,8 @@ const alias = Object.entries(paths).map(([name, [file]]) => ({
 
 /**
  * `npm run test:unit` (CRDSHIFT_TESTS=unit): the node project without the files that need a build
- * or take the longest, for a quick loop while changing src/. `npm test` runs them all.
+ * or take the longest, for a quick loop while changing src/; its property tests run a share of
+ * their cases (test/property-runs.ts). `npm test` runs them all, each in full.
  */
 const UNIT_LEAVES_OUT =
   process.env.CRDSHIFT_TESTS === "unit"
@@ -26,6 +27,8 @@ const UNIT_LEAVES_OUT =
         "test/platforms/aws-cdk/**", // CDK synthesis
         "test/codegen/typecheck.test.ts", // the TypeScript compiler over generated projects
         "test/json/lambda-runtime-json.test.ts", // a child Node 22, fetched from the npm registry once
+        "test/platforms/node/**", // the Node server over real TCP sockets
+        "test/shadow/live-replies.test.ts", // every hostile candidate against every review case, twice
       ]
     : [];
 
