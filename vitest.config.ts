@@ -16,18 +16,44 @@ const alias = Object.entries(paths).map(([name, [file]]) => ({
 
 /**
  * `npm run test:unit` (CRDSHIFT_TESTS=unit): the node project without the files that need a build
- * or take the longest, for a quick loop while changing src/. `npm test` runs them all.
+ * or take the longest, for a quick loop while changing src/; its property tests run a share of
+ * their cases (test/property-runs.ts). `npm test` runs them all, each in full.
  */
-const UNIT_LEAVES_OUT =
-  process.env.CRDSHIFT_TESTS === "unit"
-    ? [
-        "test/bundles/**", // the built bundles in build/ (npm run build:examples)
-        "test/cli/**", // the CLI: a process through dist/, registries bundled by esbuild, doctor's probes
-        "test/platforms/aws-cdk/**", // CDK synthesis
-        "test/codegen/typecheck.test.ts", // the TypeScript compiler over generated projects
-        "test/json/lambda-runtime-json.test.ts", // a child Node 22, fetched from the npm registry once
-      ]
-    : [];
+const UNIT = process.env.CRDSHIFT_TESTS === "unit";
+const UNIT_LEAVES_OUT = UNIT
+  ? [
+      "test/bundles/**", // the built bundles in build/ (npm run build:examples)
+      "test/cli/**", // the CLI: a process through dist/, registries bundled by esbuild, doctor's probes
+      "test/platforms/aws-cdk/**", // CDK synthesis
+      "test/codegen/typecheck.test.ts", // the TypeScript compiler over generated projects
+      "test/json/lambda-runtime-json.test.ts", // a child Node 22, fetched from the npm registry once
+      "test/platforms/node/**", // the Node server over real TCP sockets
+      "test/shadow/live-replies.test.ts", // every hostile candidate against every review case, twice
+    ]
+  : [];
+
+/**
+ * In unit mode the node project's files share their modules within a worker (`isolate: false`):
+ * zod, fast-check and src/ are imported once per worker, not once per file. Full zod is loaded
+ * first (test/zod-loaded.ts) so that its message locale, which it installs globally, is there
+ * for every file whatever the order. These files need modules or globals of their own and run
+ * isolated, as every file does under `npm test`.
+ */
+const UNIT_OWN_MODULES = [
+  "test/conversion/internal-error.test.ts", // vi.mock of a src/ module
+  "test/conversion/issue-text.test.ts", // zod/mini's messages with no locale installed
+  "test/platforms/lambda/function-url.test.ts", // installs crdshift's Response as the global one
+];
+
+/** Timeouts and environment every node-side project shares. */
+const NODE_TEST = {
+  // Generous for a loaded 2-core machine: processes, bundles and CDK synthesis take
+  // seconds there, tens of them at worst. No test relies on these to pass.
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  // The SDK warns once per process that its 2027 releases will need Node 22 (CI runs 20).
+  env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
+};
 
 export default defineConfig({
   test: {
@@ -37,15 +63,14 @@ export default defineConfig({
         test: {
           name: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/workers/**", "test/e2e/**", ...UNIT_LEAVES_OUT],
-          // Generous for a loaded 2-core machine: processes, bundles and CDK synthesis take
-          // seconds there, tens of them at worst. No test relies on these to pass.
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          // The SDK warns once per process that its 2027 releases will need Node 22 (CI runs 20).
-          env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
+          exclude: ["test/workers/**", "test/e2e/**", ...UNIT_LEAVES_OUT, ...(UNIT ? UNIT_OWN_MODULES : [])],
+          ...(UNIT ? { isolate: false, setupFiles: ["test/zod-loaded.ts"] } : {}),
+          ...NODE_TEST,
         },
       },
+      ...(UNIT
+        ? [{ resolve: { alias }, test: { name: "node-own-modules", include: UNIT_OWN_MODULES, ...NODE_TEST } }]
+        : []),
       {
         resolve: { alias },
         // These run inside workerd, the Workers runtime, with the Worker entry and wrangler.toml.

@@ -38,7 +38,9 @@ function expectDimensionsBounded(emf: string[]) {
   }
 }
 
+/** The longest log line's length; with no line at all a failure, not -Infinity that any bound passes. */
 function longestLine(lines: string[]): number {
+  expect(lines.length, "no log line was written").toBeGreaterThan(0);
   return Math.max(...lines.map((line) => line.length));
 }
 

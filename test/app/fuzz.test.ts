@@ -6,15 +6,17 @@ import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-
 import { arbitraryFor } from "../../src/check/arbitrary";
 import { objectMetadata } from "../../src/check/object-metadata";
 import { testApp } from "../helpers";
+import { runs } from "../property-runs";
 
 /**
  * Property-based fuzzing of the HTTP app: valid reviews, corrupted reviews and random bytes.
  * Invariants: never a 5xx, never a crash or an unhandled rejection (vitest fails the run on
  * those), every 200 is a reply the apiserver accepts or a Failure that names the object (or
  * says why the whole review failed), every 4xx is a short JSON error.
- * `npm test` runs FUZZ_RUNS (default 150) cases per property; `npm run fuzz` runs many more.
+ * `npm test` runs FUZZ_RUNS (default 150) cases per property, `npm run test:unit` a share of
+ * them (../property-runs.ts); `npm run fuzz` runs many more.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+const RUNS = Number(process.env.FUZZ_RUNS ?? runs(150));
 const TIMEOUT = Math.max(30_000, RUNS * 100);
 const { app } = testApp({ env: { CRDSHIFT_BUDGET_MS: "5000", CRDSHIFT_MAX_OBJECTS: "20000" } });
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DifferenceWalk, jsonDifferences } from "../../src/compare/json-differences";
+import { runs } from "../property-runs";
 
 describe("jsonDifferences", () => {
   it("names every differing leaf by its path as crdshift prints paths, with both values", () => {
@@ -102,7 +103,7 @@ describe("DifferenceWalk", () => {
         while (!walk.advance(slice));
         expect(walk.found).toEqual(jsonDifferences(a, b, { limit }));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { asJson } from "../helpers";
 import { type AnyConverter, GROUP, odd, throughEngine } from "./converter-results";
+import { runs } from "../property-runs";
 
 const converted = (name: string, spec: unknown) => ({ ...odd(name), apiVersion: `${GROUP}/v2`, spec });
 const withSpec =
@@ -51,7 +52,7 @@ describe("property: a result the converter holds in any way JSON reads alike con
           expect(held).toEqual(plain);
           expect(plain.objects).toEqual([converted("a", spec), converted("b", spec)].map(asJson));
         }),
-        { numRuns: 100 },
+        { numRuns: runs(100) },
       );
     });
   }

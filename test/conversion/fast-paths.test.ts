@@ -10,6 +10,7 @@ import { treeShape } from "../../src/json/tree-shape";
 import { type GroupVersion, parseApiVersion } from "../../src/kube/api-version";
 import { parseReview, parseReviewWithZod, plainlyReview } from "../../src/kube/review-schema";
 import { createRegistry, defineKind } from "../../src/conversion";
+import { runs } from "../property-runs";
 
 /**
  * The engine's shortcuts against the general path each one stands for, over random reviews:
@@ -19,7 +20,7 @@ import { createRegistry, defineKind } from "../../src/conversion";
  * object looked up afresh). The replies must be the same to the byte.
  */
 
-const RUNS = Number(process.env.FAST_PATH_RUNS ?? 150);
+const RUNS = Number(process.env.FAST_PATH_RUNS ?? runs(150));
 
 /** What a converter does to an object, read from the object itself so both registries agree. */
 const MODES = [

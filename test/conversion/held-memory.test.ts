@@ -4,6 +4,7 @@ import { heldAtLeast, heldAtMost, heldByShape } from "../../src/conversion/held-
 import { heldBeforeRead } from "../../src/conversion/review-limits";
 import { scanBody } from "../../src/json";
 import { readConfig } from "../../src/server/config";
+import { runs } from "../property-runs";
 
 // The estimate of what a review holds bounds every body between what its length alone says
 // (the least, counted before the body is read) and the densest body of that length.
@@ -17,7 +18,7 @@ describe("the memory a review holds, as estimated", () => {
         expect(held).toBeGreaterThanOrEqual(heldAtLeast(text.length));
         expect(held).toBeLessThanOrEqual(heldAtMost(text.length));
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
     for (const dense of ["[{},{},{},{}]", "[[],[],[],[]]", "[0,0,0,0,0]", '{"a":0,"b":0}']) {
       expect(heldByShape(dense.length, scanBody(dense))).toBeLessThanOrEqual(heldAtMost(dense.length));

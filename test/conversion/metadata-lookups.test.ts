@@ -4,6 +4,7 @@ import { quote } from "../../src/json/clip";
 import { copyJson, goTypeName, isJsonObject, type JsonObject, jsonTypeName } from "../../src/json/values";
 import { annotationsError, labelsError } from "../../src/kube/labels";
 import { guardMetadata, privateMetadata, sourceMetadataError } from "../../src/conversion/metadata-guard";
+import { runs } from "../property-runs";
 
 /**
  * The metadata checks and copy read maps in bulk and fields by name; these references read
@@ -168,7 +169,7 @@ describe("metadata read in bulk and by name, as key by key", () => {
       fc.property(metadata, (value) => {
         expect(sourceMetadataError(value)).toBe(referenceSourceError(value));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -185,7 +186,7 @@ describe("metadata read in bulk and by name, as key by key", () => {
           else expect(item).not.toBe(value[name]);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -206,7 +207,7 @@ describe("metadata read in bulk and by name, as key by key", () => {
           else expect(item).not.toBe(value[name]);
         }
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -218,7 +219,7 @@ describe("metadata read in bulk and by name, as key by key", () => {
         const again = changed(privateMetadata(value), how, replacement);
         expect(outcome(() => guardMetadata(value, converted))).toEqual(outcome(() => referenceGuard(value, again)));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

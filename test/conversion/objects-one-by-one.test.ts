@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { convertBody, createRegistry, defineKind } from "../../src/conversion";
 import { readConfig } from "../../src/server/config";
+import { runs } from "../property-runs";
 
 // A large body's objects are decoded one at a time as the batch reaches each, never as one tree:
 // whatever the body, the outcome must be the one decoding it whole gives (reply, failure, or
@@ -80,7 +81,7 @@ describe("objects decoded one at a time", () => {
           else expect(strip(oneByOne)).toEqual(strip(whole));
         },
       ),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 

@@ -6,6 +6,7 @@ import { printReply } from "../../src/conversion/printed-reply";
 import { encodeJson, type JsonObject } from "../../src/json";
 import { successReply } from "../../src/kube";
 import { readConfig } from "../../src/server/config";
+import { runs } from "../property-runs";
 
 // A large review's reply is printed object by object as the batch converts them, so it holds
 // text rather than trees; it must be the very text the whole reply printed at once would be.
@@ -55,7 +56,7 @@ describe("a reply printed as its objects convert", () => {
         objects.forEach((o, i) => printed.take(o, i));
         expect(printed.finish()).toEqual({ text: encodeJson(successReply(sent, objects)) });
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

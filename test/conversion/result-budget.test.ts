@@ -6,6 +6,7 @@ import { ConversionFailure } from "../../src/conversion/conversion-failure";
 import { convertBody } from "../../src/conversion/convert-review";
 import type { TimeBudget } from "../../src/conversion/time-budget";
 import { readConfig } from "../../src/server/config";
+import { runs } from "../property-runs";
 
 /**
  * A converter's result is counted as it is read (result-budget.ts): its bytes as JSON, an object
@@ -38,7 +39,7 @@ describe("a result within CRDSHIFT_MAX_OBJECT_BYTES", () => {
         const result = { spec: value };
         expect(read(result, utf8(result))).toBe("read");
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 

@@ -4,6 +4,7 @@ import * as z from "zod/mini";
 import { type AnyConverter, GROUP, hostileProxy, odd, oddRegistry, throughEngine } from "./converter-results";
 import { convertObjects, createRegistry, defineKind } from "../../src/conversion";
 import { judgeFailure } from "../../src/check/refusals";
+import { runs } from "../property-runs";
 
 /**
  * Whatever a converter throws, or rejects with, or a getter of its result or a refinement of its
@@ -122,7 +123,7 @@ describe("whatever a converter throws is the converter's error, described", () =
         expect(result.cause).toBe("converter-error");
         expect(result.message).toMatch(/^object 0 \(ns\/a, uid uid-a\) Odd /);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });

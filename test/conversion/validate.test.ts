@@ -5,6 +5,7 @@ import * as zm from "zod/mini";
 import * as core from "zod/v4/core";
 import { certainlyValid } from "../../src/conversion/validate";
 import { valueArbitraryFor } from "../../src/check/arbitrary";
+import { runs } from "../property-runs";
 
 /** Random schemas of the kinds converters are written with, and some the fast path must refuse to judge. */
 const schema: fc.Arbitrary<core.$ZodType> = fc.letrec<{ node: core.$ZodType }>((tie) => ({
@@ -76,7 +77,7 @@ describe("the cheaper validation path", () => {
           if (certainlyValid(s, value)) expect(core.safeParse(s, value).success).toBe(true);
         },
       ),
-      { numRuns: Number(process.env.VALIDATE_RUNS ?? 2000) },
+      { numRuns: Number(process.env.VALIDATE_RUNS ?? runs(2000)) },
     );
   }, 300_000);
 

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BIGINT_SPELLING, stringifyWithBigInts } from "../../src/json/bigints";
 import { deepDocuments, documents, printings, printsAsExpected, swapStrays } from "./bigint-documents";
+import { runs } from "../property-runs";
 
 // Node 20 has no JSON.rawJSON: the marked spelling is the one that runs here; the raw one runs
 // inside workerd (test/workers/json-bigints.test.ts) and on the Lambda runtime's Node
@@ -10,12 +11,14 @@ const noRawJson = `JSON.rawJSON is missing in Node ${process.version}: this runt
 
 describe("integers beyond 2^53 are written back byte-exact", () => {
   it("property: through marked strings (every runtime), by each route, as the document says", () => {
-    fc.assert(printsAsExpected(documents, printings("marked")), { numRuns: 1000 });
+    fc.assert(printsAsExpected(documents, printings("marked")), { numRuns: runs(1000) });
   });
 
   it("property: through JSON.rawJSON, the same bytes as through marked strings", (context) => {
     if (BIGINT_SPELLING !== "raw-json") context.skip(noRawJson);
-    fc.assert(printsAsExpected(documents, { ...printings("raw-json"), ...printings("marked") }), { numRuns: 1000 });
+    fc.assert(printsAsExpected(documents, { ...printings("raw-json"), ...printings("marked") }), {
+      numRuns: runs(1000),
+    });
   });
 
   it("property: nested up to 10,000 levels, as the apiserver allows", () => {

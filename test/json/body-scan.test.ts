@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scanBody } from "../../src/json/body-scan";
 import { treeDepth, treeShape } from "../../src/json/tree-shape";
+import { runs } from "../property-runs";
 
 describe("the body scan", () => {
   const depthOf = (value: unknown): number =>
@@ -13,7 +14,7 @@ describe("the body scan", () => {
         const text = JSON.stringify(value);
         expect(scanBody(text).depth).toBe(depthOf(JSON.parse(text)));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -23,7 +24,7 @@ describe("the body scan", () => {
         const text = JSON.stringify(value);
         expect(treeDepth(JSON.parse(text))).toBe(scanBody(text).depth);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
     const deep = `${'[{"a":'.repeat(50_000)}1${"}]".repeat(50_000)}`;
     expect(treeDepth(JSON.parse(deep))).toBe(100_000);
@@ -50,7 +51,7 @@ describe("the body scan", () => {
         const outsideStrings = text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
         expect(scanBody(text).carefulNumbers).toBe(/\d{16}|[eE][+-]?\d{3}/.test(outsideStrings));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
     expect(scanBody('{"uid":"12345678901234567890","e":"1e400"}').carefulNumbers).toBe(false);
     expect(scanBody('{"n":12345678901234567890}').carefulNumbers).toBe(true);
@@ -90,7 +91,7 @@ describe("the body scan", () => {
         // What it stands for: no key named __proto__ in the parsed tree when it says none.
         if (treeShape(JSON.parse(text)).protoKey) expect(protoKey).toBe(true);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
     expect(scanBody('{"\\u005f\\u005F\\u0070\\u0072\\u006f\\u0074\\u006f\\u005f\\u005f":1}').protoKey).toBe(true);
     expect(scanBody('{"a":"__proto__"}').protoKey).toBe(true);
@@ -108,7 +109,7 @@ describe("the body scan", () => {
         expect(shape.objects?.count).toBe(objects.length);
         expect(shape.objectsArrays).toBe(1);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
     // A repeated key: the last one is the one JSON.parse keeps, and the one counted.
     const repeated = '{"request":{"objects":[{},{},{}],"objects":[{}]}}';
@@ -136,7 +137,7 @@ describe("the body scan", () => {
           expect(metadata && JSON.parse(text.slice(metadata.start, metadata.end))).toEqual(objects[index]!.metadata);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -153,7 +154,7 @@ describe("the body scan", () => {
         expect(containers).toBe(containersOf(JSON.parse(text)));
         expect(separators).toBe(separatorsOf(text));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
     expect(scanBody('[{},{"a":[1,2]},":,"]')).toMatchObject({ containers: 4, separators: 4 });
   });

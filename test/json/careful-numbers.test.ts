@@ -7,13 +7,14 @@ import { convertBody } from "../../src/conversion/convert-review";
 import { createRegistry } from "../../src/conversion";
 import { counterKind, counterReview } from "./counter-review";
 import { holdsOutOfRange, hostileDocuments, losslessJsonText, readsAsLosslessJson } from "./hostile-documents";
+import { runs } from "../property-runs";
 
 const GROUP = "careful.example.com";
 const registry = createRegistry([counterKind(GROUP)]);
 
 describe("integers beyond 2^53 beside digit runs in strings", () => {
   it("property: read and written back as lossless-json reads and writes them, by the marker's guess and exactly", () => {
-    fc.assert(readsAsLosslessJson, { numRuns: 3000 });
+    fc.assert(readsAsLosslessJson, { numRuns: runs(3000) });
   });
 
   it("says a document holds a bigint only if one is left after repeated keys dropped theirs, whichever way it is read", () => {
@@ -73,7 +74,7 @@ describe("integers beyond 2^53 beside digit runs in strings", () => {
         });
         expect(outcome(() => decodeWithShape(text, { outOfRange }))).toEqual(general);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -90,7 +91,7 @@ describe("integers beyond 2^53 beside digit runs in strings", () => {
           expect(outcome.text).toContain(`,"doc":${losslessJsonText(text)}}`);
         }
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 

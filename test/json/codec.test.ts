@@ -7,6 +7,7 @@ import { decodeJson, encodeJson, JsonError, OutOfRange } from "../../src/json/co
 import { printJson } from "../../src/json/print";
 import { findSyntaxError } from "../../src/json/syntax";
 import { documents } from "./bigint-documents";
+import { runs } from "../property-runs";
 
 const nest = (depth: number, inner = "1") => `${'{"a":['.repeat(depth)}${inner}${"]}".repeat(depth)}`;
 
@@ -16,7 +17,7 @@ describe("the iterative printer writes what JSON.stringify writes", () => {
       fc.property(fc.jsonValue(), (value) => {
         expect(printJson(value)).toBe(JSON.stringify(value));
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -41,7 +42,7 @@ describe("the iterative printer writes what JSON.stringify writes", () => {
       fc.property(value, (v) => {
         expect(printJson(v)).toBe(JSON.stringify(v));
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -79,7 +80,7 @@ describe("encodeJson", () => {
       fc.property(fc.jsonValue(), fc.boolean(), fc.boolean(), (value, lossless, deep) => {
         expect(encodeJson(value, lossless, deep)).toBe(JSON.stringify(value));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });
@@ -148,7 +149,7 @@ describe("reading numbers that JSON.parse would change", () => {
         else if (fraction === undefined && !e && !Number.isSafeInteger(double)) expect(value).toBe(BigInt(token));
         else expect(value).toBe(double);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 
@@ -177,7 +178,7 @@ describe("reading numbers that JSON.parse would change", () => {
         });
         expect(isDeepStrictEqual(decodeJson(text).value, reference)).toBe(true);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -233,7 +234,7 @@ describe("reading numbers that JSON.parse would change", () => {
         }
         expect(read).toBe(valid);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -277,7 +278,7 @@ describe("a text that is not JSON", () => {
         expect(problem === undefined).toBe(valid);
         if (problem) expect(problem.position).toBeLessThanOrEqual(text.length);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 

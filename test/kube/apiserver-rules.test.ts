@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-checks";
+import { runs } from "../property-runs";
 
 /**
  * The apiserver model against the rules of the apiserver contract's §5–8 (the project's
@@ -326,7 +327,7 @@ it("accepts exactly the replies the contract's rules accept, and keeps what §8 
         });
       }
     }),
-    { numRuns: 600 },
+    { numRuns: runs(600) },
   );
   // Both outcomes were exercised: the property said something each way.
   expect(seen.accepted).toBeGreaterThan(10);
@@ -343,6 +344,7 @@ it("refuses every single fault the rules name, in any surroundings, and accepts 
     ),
   });
   let faults = 0;
+  const cases = runs(100);
   fc.assert(
     fc.property(clean, ({ review: { version, uid, objects }, status, objects: changes }) => {
       const sent: SentReview = {
@@ -371,7 +373,7 @@ it("refuses every single fault the rules name, in any surroundings, and accepts 
         if (!rules) faults++;
       }
     }),
-    { numRuns: 100 },
+    { numRuns: cases },
   );
-  expect(faults).toBeGreaterThan(100 * ENVELOPE_FAULTS.length);
+  expect(faults).toBeGreaterThan(cases * ENVELOPE_FAULTS.length);
 });

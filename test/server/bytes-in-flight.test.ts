@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createBytesInFlight, type Lease } from "../../src/server/bytes-in-flight";
+import { runs } from "../property-runs";
 
 describe("bytes in flight", () => {
   beforeEach(() => vi.useFakeTimers());
@@ -132,7 +133,7 @@ describe("bytes in flight", () => {
         while (leases.length) leases.pop()!.release();
         expect(inFlight.heldBytes).toBe(0);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });

@@ -24,11 +24,16 @@ function widgetWith(spec: z.ZodMiniType) {
 
 describe("checkAgainstCrd", () => {
   it("passes the examples against their CRDs, counting round trips and refusals", async () => {
+    let checked = 0;
     for (const file of ["examples/crds/crontabs.example.com.yaml", "examples/crds/crontabs.stable.example.com.yaml"]) {
       for (const crd of readCrdFile(file)) {
+        checked++;
         const report = await checkAgainstCrd(examples, crd, { runs: 50 });
         expect(report.failure).toBeUndefined();
+        // Both examples serve more than one version: an empty report would pass the loops below.
+        expect(report.versions.length).toBeGreaterThan(1);
         expect(report.versions.every((version) => version.accepted === 50)).toBe(true);
+        expect(report.pairs.length).toBeGreaterThan(0);
         // Refusals aside, the runs asked for round-tripped; every object generated is accounted for.
         for (const pair of report.pairs) {
           expect(pair.roundTrips).toBe(50);
@@ -36,6 +41,7 @@ describe("checkAgainstCrd", () => {
         }
       }
     }
+    expect(checked, "CRDs read from the two example files").toBe(2);
   });
 
   it("passes a generated kind whose versions declare the same fields, as generated", async () => {

@@ -29,6 +29,7 @@ describe("a converter's result is held to the target version's CRD schema", () =
   it("passes the port with its enum table, its results held to the CRD's CEL rules", async () => {
     const report = await checkAgainstCrd([mapped], crd!);
     expect(report.failure).toBeUndefined();
+    expect(report.pairs.length, "pairs checked").toBeGreaterThan(0);
     expect(report.pairs.every((pair) => pair.roundTrips === 100 && pair.unvalidated === 0)).toBe(true);
     expect(report.pairs.every((pair) => pair.celChecked > 50)).toBe(true);
     expect(report.notChecked).toEqual([]);

@@ -6,6 +6,7 @@ import { handleFunctionUrl, toRequest, toResult } from "../../../src/platforms/l
 import { LightHeaders } from "../../../src/platforms/lambda/function-url-headers";
 import { LightResponse } from "../../../src/platforms/lambda/function-url-light-response";
 import { functionUrlEvent } from "../../bundles/lambda";
+import { runs } from "../../property-runs";
 
 // Node's own Response, kept before the light one is installed (tests below install it).
 const NativeResponse = globalThis.Response;
@@ -55,7 +56,7 @@ describe("LightHeaders", () => {
         expect(light.getSetCookie()).toEqual(native.getSetCookie());
         expect(pairs(new LightHeaders(light))).toEqual(pairs(new NativeHeaders(native)));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -242,7 +243,7 @@ describe("LightResponse with every kind of body", () => {
         expect(light.bodyUsed).toBe(native.bodyUsed);
         expect(await lightClone.text()).toBe(await nativeClone.text());
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
