@@ -108,8 +108,21 @@ function blockEvents(file: string, requests: number): Record<string, number> {
   return Object.fromEntries(names.map((name, i) => [name, (totals[i] ?? NaN) / requests]));
 }
 
-/** One review, sequentially on the one kept-alive connection; rejects unless converted. */
-function post(peer: Peer, agent: Agent): Promise<void> {
+/**
+ * One review, sequentially on the one kept-alive connection; rejects unless converted. A server
+ * under callgrind may close the idle connection while another is dumping its counts (node's
+ * 5 s keep-alive): a request that met that close on a reused socket is sent again, once.
+ */
+async function post(peer: Peer, agent: Agent): Promise<void> {
+  try {
+    await postOnce(peer, agent);
+  } catch (error) {
+    if ((error as { reusedSocket?: boolean }).reusedSocket !== true) throw error;
+    await postOnce(peer, agent);
+  }
+}
+
+function postOnce(peer: Peer, agent: Agent): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -131,7 +144,9 @@ function post(peer: Peer, agent: Agent): Promise<void> {
         );
       },
     );
-    req.on("error", reject);
+    req.on("error", (error: NodeJS.ErrnoException) =>
+      reject(Object.assign(error, { reusedSocket: req.reusedSocket && error.code === "ECONNRESET" })),
+    );
     req.end(body);
   });
 }
