@@ -12,6 +12,7 @@ const NODE_PROGRAMS = [
   "load",
   "memory-child",
   "bare-server",
+  "hono-engine-server",
   "naive-webhook",
   "app-server",
   "int64-child",
