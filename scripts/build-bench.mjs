@@ -14,6 +14,7 @@ const NODE_PROGRAMS = [
   "lambda-front",
   "memory-child",
   "bare-server",
+  "hono-engine-server",
   "naive-webhook",
   "app-server",
   "int64-child",

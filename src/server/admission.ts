@@ -10,8 +10,10 @@ export interface RequestHead {
   method: string;
   /** The path's token segment (`/convert/<token>`), undefined at `/convert`. */
   token: string | undefined;
-  /** A header's value as the Fetch API gives it (repeated headers joined with ", "); lower-case name. */
-  header(name: string): string | undefined;
+  /** The Content-Type header as the Fetch API gives it (repeated headers joined with ", "). */
+  contentType: string | undefined;
+  /** The body's length as the request declares it (see `declaredLength`), read once. */
+  declaredLength: number | undefined;
   /** The caller's address as the platform saw it (see AppOptions.callerAddress). */
   callerAddress(): string | undefined;
 }
@@ -67,8 +69,8 @@ export function createAdmission({ config, log }: AdmissionOptions): Admission {
   const overLimit = bodyTooLarge(config.bodyLimitBytes);
   const rest = (head: RequestHead): Rejection | undefined => {
     if (head.method !== "POST") return METHOD_NOT_ALLOWED;
-    if (!isJsonMediaType(head.header("content-type"))) return UNSUPPORTED_MEDIA_TYPE;
-    const length = declaredLength(head);
+    if (!isJsonMediaType(head.contentType)) return UNSUPPORTED_MEDIA_TYPE;
+    const length = head.declaredLength;
     return length !== undefined && length > config.bodyLimitBytes ? overLimit : undefined;
   };
   return (head) => {
@@ -82,9 +84,9 @@ export function createAdmission({ config, log }: AdmissionOptions): Admission {
  * Content-Length, or a Transfer-Encoding, which overrides it): such a body is counted as it
  * streams in. The apiserver's always declare one.
  */
-export function declaredLength(head: RequestHead): number | undefined {
-  const length = head.header("content-length");
-  if (length === undefined || head.header("transfer-encoding") !== undefined) return undefined;
+export function declaredLength(header: (name: string) => string | undefined): number | undefined {
+  const length = header("content-length");
+  if (length === undefined || header("transfer-encoding") !== undefined) return undefined;
   // Anything but one plain number (a repeated header joined with ", ") is counted as it streams.
   const bytes = Number(length);
   return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : undefined;

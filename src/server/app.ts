@@ -102,17 +102,19 @@ export function createWebhook(options: AppOptions): Webhook {
   app.get("/healthz", (c) => c.json(health));
 
   const convert = async (c: Context) => {
+    const { req } = c;
     const head: RequestHead = {
-      method: c.req.method,
-      token: c.req.param("token"),
-      header: (name) => c.req.header(name),
+      method: req.method,
+      token: req.param("token"),
+      contentType: req.header("content-type"),
+      declaredLength: declaredLength((name) => req.header(name)),
       callerAddress: () => callerAddress?.(c),
     };
     const rejection = admit(head);
     if (rejection) return reject(c, report.reject(rejection));
     // The budget runs from here, before the body is read.
     const arrival = { at: now(), platformDeadline: platformDeadline?.(c) };
-    const length = declaredLength(head);
+    const length = head.declaredLength;
     // Counted from the declared length, or from nothing up as a body without one streams in;
     // then as what the body holds, once the engine has read its shape (review's `hold`).
     const reserved = length === undefined ? 0 : heldBeforeRead(length, config);
