@@ -10,7 +10,7 @@ import { createReviewRoute } from "./review-route";
 import { createStreamedBodyRead } from "./streamed-size";
 import { jsonLogger, type Logger } from "../log";
 import { type Metrics, noMetrics } from "../metrics";
-import { heldBeforeRead, type Registry } from "../conversion";
+import { heldBeforeRead, type Registry, type ReplyBytes } from "../conversion";
 import { loadShadow } from "../shadow";
 
 export interface AppOptions {
@@ -83,7 +83,13 @@ export function createWebhook(options: AppOptions): Webhook {
   const send = (c: Context, reply: HttpReply) => {
     if (reply.after) defer(c, reply.after);
     const headers = reply.headers ? { ...reply.headers, "Content-Type": JSON_CONTENT_TYPE } : JSON_HEADERS;
-    return c.body(reply.body, reply.status as ContentfulStatusCode, headers);
+    const { body } = reply;
+    if (typeof body === "string") return c.body(body, reply.status as ContentfulStatusCode, headers);
+    // A large reply's bytes, written as they are: its length is known.
+    return c.body(bytesStream(body), reply.status as ContentfulStatusCode, {
+      ...headers,
+      "Content-Length": String(body.byteLength),
+    });
   };
   // A rejection answered before the body was read: see drainBody.
   const reject = async (c: Context, reply: HttpReply) => {
@@ -148,6 +154,18 @@ export function createWebhook(options: AppOptions): Webhook {
 }
 
 const JSON_HEADERS: Readonly<Record<string, string>> = { "Content-Type": JSON_CONTENT_TYPE };
+
+/** A reply's bytes as a stream, each piece let go once handed over. */
+function bytesStream({ chunks }: ReplyBytes): ReadableStream<Uint8Array> {
+  const pending = chunks.slice().reverse();
+  return new ReadableStream({
+    pull(controller) {
+      const next = pending.pop();
+      if (next) controller.enqueue(next);
+      else controller.close();
+    },
+  });
+}
 
 /** AppOptions.defer's default: the platform's `waitUntil` where it has one. */
 function deferAfterReply(c: Context, work: Promise<void>): void {

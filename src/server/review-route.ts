@@ -54,7 +54,7 @@ export function createReviewRoute(options: ReviewRouteOptions): ReviewRoute {
       return report.reject(outcome.reason === "busy" ? BUSY : { reason: outcome.reason, message: outcome.message });
     const reported = report.reviewed(outcome.review, outcome.failure, now() - at, first);
     const after = followUp ? both(reported, followUp(body, outcome.text)) : reported;
-    return { status: 200, body: outcome.text, ...(after ? { after } : {}) };
+    return { status: 200, body: outcome.bytes ?? outcome.text, ...(after ? { after } : {}) };
   };
 }
 
