@@ -32,6 +32,7 @@ import {
 import { heldByShape } from "./held-memory";
 import { printReply, type PrintedReply, type ReplyBytes, replyText } from "./printed-reply";
 import { objectsOneByOne, type ObjectsPlaces } from "./objects-one-by-one";
+import { turnsAlong } from "./event-loop-turns";
 
 export interface BodyOptions {
   limits: ReviewLimits;
@@ -100,7 +101,7 @@ export async function convertBody(registry: Registry, text: string, options: Bod
           maxDepth: limits.maxDepth,
           maxObjectBytes: limits.maxObjectBytes,
           ...(printed ? { take: printed.take } : {}),
-          ...(decode ? { decode } : {}),
+          ...(decode ? { decode, pause: turnsAlong(read.places!) } : {}),
         });
     // The objects a failure left undecoded: a body that is not JSON is refused as ever, and the
     // report names every object.
