@@ -139,7 +139,7 @@ export function createWebhook(options: AppOptions): Webhook {
           return send(c, report.unreadable(error));
         }
       }
-      return send(c, await review(body, arrival, lease.resize));
+      return send(c, await review(body, arrival, lease));
     } finally {
       lease.release();
     }

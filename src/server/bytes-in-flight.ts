@@ -36,6 +36,15 @@ export interface Lease {
    * and lets those waiting in; more is `grow`n, and false, changing nothing, if that would pass the cap.
    */
   resize(bytes: number): boolean;
+  /**
+   * Waits for the room the last refused `resize` asked for: true once the lease counts those
+   * bytes, false after `maxWaitMs`, or at once when no resize was refused, another lease is
+   * already waiting to grow, or the bytes pass the cap. Two requests admitted on their length may each turn out to hold more than
+   * half the cap; with no wait both would be refused, and again when sent again. The one lease
+   * that waits goes before every request in line, and holds what it has meanwhile: the others
+   * holding bytes are converting, or are refused here, so the room comes.
+   */
+  waitForRefused(): Promise<boolean>;
   /** Gives the bytes back and lets those waiting in. A second call does nothing. */
   release(): void;
 }
@@ -63,6 +72,13 @@ interface Waiter {
   timer: ReturnType<typeof setTimeout>;
 }
 
+/** The one lease waiting to grow, by `bytes` more. */
+interface Grower {
+  bytes: number;
+  grant: (grown: boolean) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
 export function createBytesInFlight({
   capBytes,
   maxWaitMs = MAX_WAIT_MS,
@@ -70,26 +86,58 @@ export function createBytesInFlight({
 }: BytesInFlightOptions): BytesInFlight {
   let held = 0;
   const line: Waiter[] = [];
+  let grower: Grower | undefined;
 
   const lease = (bytes: number): Lease => {
     held += bytes;
     let mine = bytes;
     let released = false;
+    let refused: number | undefined;
     const grow = (more: number) => {
       if (released || held + more > capBytes) return false;
       held += more;
       mine += more;
       return true;
     };
+    const resize = (total: number) => {
+      if (released) return false;
+      if (total > mine) {
+        if (grow(total - mine)) return true;
+        refused = total;
+        return false;
+      }
+      held -= mine - total;
+      mine = total;
+      admitWaiting();
+      return true;
+    };
     return {
       grow,
-      resize(total) {
-        if (released) return false;
-        if (total > mine) return grow(total - mine);
-        held -= mine - total;
-        mine = total;
-        admitWaiting();
-        return true;
+      resize,
+      waitForRefused() {
+        const total = refused;
+        if (total === undefined || released || grower || total > capBytes) {
+          refused = undefined;
+          return Promise.resolve(false);
+        }
+        const grown = resize(total);
+        refused = undefined;
+        if (grown) return Promise.resolve(true);
+        return new Promise((grant) => {
+          const waiting: Grower = {
+            bytes: total - mine,
+            grant: (grown) => {
+              grower = undefined;
+              if (grown) mine += waiting.bytes;
+              grant(grown);
+            },
+            timer: setTimeout(() => {
+              waiting.grant(false);
+              admitWaiting();
+            }, maxWaitMs),
+          };
+          grower = waiting;
+        });
       },
       release() {
         if (released) return;
@@ -100,8 +148,15 @@ export function createBytesInFlight({
     };
   };
 
-  // Whoever is first in line and fits goes in, then the next: never one behind it.
+  // The lease waiting to grow first, then whoever is first in line and fits, then the next: never
+  // one behind it.
   const admitWaiting = () => {
+    if (grower) {
+      if (held + grower.bytes > capBytes) return;
+      held += grower.bytes;
+      clearTimeout(grower.timer);
+      grower.grant(true);
+    }
     while (line.length > 0 && held + line[0]!.bytes <= capBytes) {
       const next = line.shift()!;
       clearTimeout(next.timer);
@@ -110,7 +165,7 @@ export function createBytesInFlight({
   };
 
   const tryReserve = (bytes: number) =>
-    line.length === 0 && held + bytes <= capBytes && bytes <= capBytes ? lease(bytes) : undefined;
+    line.length === 0 && !grower && held + bytes <= capBytes && bytes <= capBytes ? lease(bytes) : undefined;
 
   return {
     tryReserve,
