@@ -31,8 +31,9 @@ const HEALTH_EVERY_MS = 100;
 const realistic = Buffer.from(reviewBody(Math.floor((BODY_MIB * MiB) / (reviewBody(1000).length / 1000))));
 const estimate = (text: string) => heldByShape(text.length, scanBody(text));
 // The densest body the default cap accepts: the largest body of `{}` items whose estimate fits it.
-let denseMiB = BODY_MIB;
-while (estimate(denseReviewBody(denseMiB * MiB)) > DEFAULTS.maxBytesInFlight) denseMiB *= 0.97;
+// The estimate grows about as the body does: start from a MiB's, then step down to it.
+let denseMiB = (1.02 * DEFAULTS.maxBytesInFlight) / estimate(denseReviewBody(MiB));
+while (estimate(denseReviewBody(denseMiB * MiB)) > DEFAULTS.maxBytesInFlight) denseMiB *= 0.99;
 const dense = Buffer.from(denseReviewBody(denseMiB * MiB));
 
 interface Server {
