@@ -10,7 +10,7 @@ import { createReviewRoute } from "./review-route";
 import { createStreamedBodyRead } from "./streamed-size";
 import { jsonLogger, type Logger } from "../log";
 import { type Metrics, noMetrics } from "../metrics";
-import { heldBeforeRead, type Registry, type ReplyBytes } from "../conversion";
+import { heldBeforeRead, parsedFirst, type Registry, type ReplyBytes } from "../conversion";
 import { loadShadow } from "../shadow";
 
 export interface AppOptions {
@@ -116,9 +116,11 @@ export function createWebhook(options: AppOptions): Webhook {
     // Counted from the declared length, or from nothing up as a body without one streams in;
     // then as what the body holds, once the engine has read its shape (review's `hold`).
     const reserved = length === undefined ? 0 : heldBeforeRead(length, config);
-    let lease = inFlight.tryReserve(reserved);
+    // A body long enough to be scanned is counted as the least it holds until its scan says more.
+    const unsized = length !== undefined && !parsedFirst(length, config);
+    let lease = inFlight.tryReserve(reserved, unsized);
     if (!lease) {
-      lease = await inFlight.reserve(reserved);
+      lease = await inFlight.reserve(reserved, unsized);
       if (!lease) return reject(c, report.reject(BUSY));
       // A caller that left while in line gets nothing (nginx's 499): its body is not read, nor converted.
       if (c.req.raw.signal.aborted) {

@@ -134,6 +134,32 @@ describe("bytes in flight", () => {
     a.release();
   });
 
+  it("lets one body counted as the least it holds be read at a time: the next once the first is sized or gone", async () => {
+    const inFlight = createBytesInFlight({ capBytes: 100 });
+    const a = inFlight.tryReserve(10, true)!;
+    expect(a).toBeDefined();
+    // Room enough, but another unsized body waits; a body of known size does not.
+    expect(inFlight.tryReserve(10, true)).toBeUndefined();
+    const small = inFlight.tryReserve(5)!;
+    expect(small).toBeDefined();
+    small.release();
+    let b: Lease | undefined;
+    const second = inFlight.reserve(10, true).then((lease) => (b = lease));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(b).toBeUndefined();
+    expect(a.resize(60)).toBe(true);
+    await second;
+    expect(b).toBeDefined();
+    expect(inFlight.heldBytes).toBe(70);
+    // b refused a resize and waiting for room: still the one unsized, so no third is read.
+    expect(b!.resize(50)).toBe(false);
+    const grown = b!.waitForRefused();
+    expect(inFlight.tryReserve(1, true)).toBeUndefined();
+    a.release();
+    expect(await grown).toBe(true);
+    expect(inFlight.tryReserve(1, true)).toBeDefined();
+  });
+
   it("counts a streamed body as it grows, refusing the chunk that would pass the cap", () => {
     const inFlight = createBytesInFlight({ capBytes: 100 });
     const other = inFlight.tryReserve(30)!;

@@ -8,8 +8,9 @@ import { readConfig } from "../../../src/server/config";
 import { listen, send } from "./node-wire";
 
 // A large review's reply, printed into bytes as its objects convert, on the wire: the bytes the
-// engine's text is, framed by their Content-Length; and two such reviews admitted at once on
-// their length, each turning out to hold more than half the cap, do not refuse each other.
+// engine's text is, framed by their Content-Length; and two such reviews sent at once, whose
+// lengths fit together but which each turn out to hold more than half the cap, do not refuse
+// each other.
 
 const docsV1 = JSON.parse(readFileSync(new URL("../../../examples/requests/docs-v1.json", import.meta.url), "utf8"));
 // A small object size limit has a body this size scanned before it is parsed, as one over 1 MiB is.
@@ -50,7 +51,7 @@ describe("the Node server: a large review", () => {
     expect(JSON.parse(answer.body).response.convertedObjects).toHaveLength(300);
   });
 
-  it("two admitted at once on their length, each holding more than half the cap: one waits for the other, none refused", async () => {
+  it("two sent at once, each holding more than half the cap though their lengths fit together: both converted, none refused", async () => {
     const body = largeReview(300);
     const config = readConfig(SCANNED);
     const bytes = Buffer.byteLength(body);
