@@ -34,6 +34,8 @@ export interface BatchOptions {
    * body not decoded whole: `objects` then holds what messages read of each object decoded so far.
    */
   decode?: (index: number) => unknown;
+  /** After each object converted: a promise to wait for before the next (event-loop-turns.ts), or undefined. */
+  pause?: (index: number) => Promise<void> | undefined;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function convertObjects(
     time: budget,
   };
   const kinds: KindMemo = {};
-  const { take, decode } = options;
+  const { take, decode, pause } = options;
   const converted: JsonObject[] = new Array(take ? 0 : objects.length);
   for (let index = 0; index < objects.length; index++) {
     // Decoded before the deadline is checked, so that a message names the object as ever.
@@ -99,6 +101,8 @@ export async function convertObjects(
     } catch (error) {
       return caught(error, index, object, batch);
     }
+    const turn = pause?.(index);
+    if (turn) await turn;
   }
   return { ok: true, objects: converted };
 }

@@ -30,8 +30,9 @@ import {
   type ReviewLimits,
 } from "./review-limits";
 import { heldByShape } from "./held-memory";
-import { printReply, type PrintedReply } from "./printed-reply";
+import { printReply, type PrintedReply, type ReplyBytes, replyText } from "./printed-reply";
 import { objectsOneByOne, type ObjectsPlaces } from "./objects-one-by-one";
+import { turnsAlong } from "./event-loop-turns";
 
 export interface BodyOptions {
   limits: ReviewLimits;
@@ -46,9 +47,18 @@ export interface BodyOptions {
 
 /**
  * What a request body comes to: a review, answered with the reply in `text` (a Failure reply
- * when `failure` is set), or a rejection before it was a review.
+ * when `failure` is set), or a rejection before it was a review. A large review's reply is
+ * printed as bytes (printed-reply.ts), in `bytes`: `text` is then decoded from them when first
+ * read, so that a server writing the bytes never builds the string.
  */
-export type BodyOutcome = Result<{ review: ConversionReview; text: string; failure?: Failure }, Rejection>;
+export type BodyOutcome = Result<Reviewed, Rejection>;
+
+interface Reviewed {
+  review: ConversionReview;
+  text: string;
+  bytes?: ReplyBytes;
+  failure?: Failure;
+}
 
 /**
  * The whole of the webhook's work on one body, without HTTP: shape check, decode, envelope,
@@ -91,7 +101,7 @@ export async function convertBody(registry: Registry, text: string, options: Bod
           maxDepth: limits.maxDepth,
           maxObjectBytes: limits.maxObjectBytes,
           ...(printed ? { take: printed.take } : {}),
-          ...(decode ? { decode } : {}),
+          ...(decode ? { decode, pause: turnsAlong(read.places!) } : {}),
         });
     // The objects a failure left undecoded: a body that is not JSON is refused as ever, and the
     // report names every object.
@@ -101,7 +111,18 @@ export async function convertBody(registry: Registry, text: string, options: Bod
     if (error instanceof JsonError) return { ok: false, reason: "invalid-json", message: error.message };
     throw error;
   }
-  return { ok: true, review, ...encodeReply(review, result, printed, decoded.lossless, deep, limits.replyLimitBytes) };
+  const reply = encodeReply(review, result, printed, decoded.lossless, deep, limits.replyLimitBytes);
+  if (!("bytes" in reply)) return { ok: true, review, ...reply };
+  const { bytes } = reply;
+  let printedText: string | undefined;
+  return {
+    ok: true,
+    review,
+    bytes,
+    get text() {
+      return (printedText ??= replyText(bytes));
+    },
+  };
 }
 
 /**
@@ -242,7 +263,7 @@ function encodeReply(
   lossless: boolean,
   deep: boolean,
   replyLimit?: number,
-): { text: string; failure?: Failure } {
+): { text: string; failure?: Failure } | { bytes: ReplyBytes } {
   const fail = (code: FailureCode, message: string) => ({
     text: encodeJson(failureReply(review, message)),
     failure: failureOf(code, message),
@@ -251,7 +272,7 @@ function encodeReply(
   const { objects } = result;
   const count = printed ? review.request.objects.length : objects.length;
   const reply = printed ? printed.finish() : printWhole(review, objects, lossless, deep);
-  if (!("text" in reply)) {
+  if ("index" in reply) {
     // The objects are crdshift's copies of what converters returned (converter-result.ts), but
     // for `metadata.managedFields`, which a converter's input shares with the reply
     // (metadata-guard.ts privateMetadata): a converter that put a cycle or a throwing getter
@@ -268,8 +289,10 @@ function encodeReply(
       `${convertedName(review, index)}: the converter's result cannot be written as JSON: ${why}`,
     );
   }
-  const { text } = reply;
-  if (replyLimit !== undefined && exceedsEmbedded(text, replyLimit)) {
+  if (replyLimit === undefined) return reply;
+  // A platform that caps replies (Lambda) carries them as strings anyway.
+  const text = "text" in reply ? reply.text : replyText(reply.bytes);
+  if (exceedsEmbedded(text, replyLimit)) {
     return fail(
       "reply-too-large",
       `the converted ${count} objects make a reply of more than ${replyLimit} bytes, over this platform's response limit; ` +

@@ -10,10 +10,11 @@
  */
 
 /**
- * Per UTF-16 unit of the body: the request's bytes, its text, the reply's text as it is printed
- * and joined, and its bytes (one byte a character: an apiserver writes ASCII).
+ * Per UTF-16 unit of the body: the request's bytes (as read, and gathered in one piece), its
+ * text, and the reply's bytes (one byte a character: an apiserver writes ASCII), printed as the
+ * objects convert (printed-reply.ts).
  */
-export const HELD_PER_CHAR = 6;
+export const HELD_PER_CHAR = 4;
 /** Per object or array in the body: its node in the parsed tree, and the copies a conversion makes of it. */
 export const HELD_PER_CONTAINER = 128;
 /** Per comma or colon (about one per value): its slot in an object or array, in each tree that holds it. */

@@ -18,6 +18,7 @@ export { describeObject } from "./describe";
 
 export { summarize } from "./review-summary";
 export { convertBody, type BodyOutcome } from "./convert-review";
+export type { ReplyBytes } from "./printed-reply";
 export { DEADLINE_PASSED, withDeadline } from "./time-budget";
-export { heldBeforeRead, type ReviewLimits } from "./review-limits";
+export { heldBeforeRead, parsedFirst, type ReviewLimits } from "./review-limits";
 export { HELD_PER_CHAR, heldAtLeast } from "./held-memory";

@@ -11,7 +11,7 @@ import { createStreamedBodyRead } from "./streamed-size";
 import { type TraceFields, traceFields, traceparentFields } from "./trace-context";
 import { jsonLogger, type Logger } from "../log";
 import { type Metrics, noMetrics } from "../metrics";
-import { heldBeforeRead, type Registry } from "../conversion";
+import { heldBeforeRead, parsedFirst, type Registry, type ReplyBytes } from "../conversion";
 import { loadShadow } from "../shadow";
 
 export interface AppOptions {
@@ -89,7 +89,13 @@ export function createWebhook(options: AppOptions): Webhook {
   const send = (c: Context, reply: HttpReply) => {
     if (reply.after) defer(c, reply.after);
     const headers = reply.headers ? { ...reply.headers, "Content-Type": JSON_CONTENT_TYPE } : JSON_HEADERS;
-    return c.body(reply.body, reply.status as ContentfulStatusCode, headers);
+    const { body } = reply;
+    if (typeof body === "string") return c.body(body, reply.status as ContentfulStatusCode, headers);
+    // A large reply's bytes, written as they are: its length is known.
+    return c.body(bytesStream(body), reply.status as ContentfulStatusCode, {
+      ...headers,
+      "Content-Length": String(body.byteLength),
+    });
   };
   // A rejection answered before the body was read: see drainBody.
   const reject = async (c: Context, reply: HttpReply) => {
@@ -118,9 +124,11 @@ export function createWebhook(options: AppOptions): Webhook {
     // Counted from the declared length, or from nothing up as a body without one streams in;
     // then as what the body holds, once the engine has read its shape (review's `hold`).
     const reserved = length === undefined ? 0 : heldBeforeRead(length, config);
-    let lease = inFlight.tryReserve(reserved);
+    // A body long enough to be scanned is counted as the least it holds until its scan says more.
+    const unsized = length !== undefined && !parsedFirst(length, config);
+    let lease = inFlight.tryReserve(reserved, unsized);
     if (!lease) {
-      lease = await inFlight.reserve(reserved);
+      lease = await inFlight.reserve(reserved, unsized);
       if (!lease) return reject(c, report.reject(BUSY));
       // A caller that left while in line gets nothing (nginx's 499): its body is not read, nor converted.
       if (c.req.raw.signal.aborted) {
@@ -142,7 +150,7 @@ export function createWebhook(options: AppOptions): Webhook {
         }
       }
       const trace = traceFields(traceparentFields(c.req.header("traceparent")), platformTrace?.(c));
-      return send(c, await review(body, arrival, lease.resize, trace));
+      return send(c, await review(body, arrival, lease, trace));
     } finally {
       lease.release();
     }
@@ -157,6 +165,18 @@ export function createWebhook(options: AppOptions): Webhook {
 }
 
 const JSON_HEADERS: Readonly<Record<string, string>> = { "Content-Type": JSON_CONTENT_TYPE };
+
+/** A reply's bytes as a stream, each piece let go once handed over. */
+function bytesStream({ chunks }: ReplyBytes): ReadableStream<Uint8Array> {
+  const pending = chunks.slice().reverse();
+  return new ReadableStream({
+    pull(controller) {
+      const next = pending.pop();
+      if (next) controller.enqueue(next);
+      else controller.close();
+    },
+  });
+}
 
 /** AppOptions.defer's default: the platform's `waitUntil` where it has one. */
 function deferAfterReply(c: Context, work: Promise<void>): void {

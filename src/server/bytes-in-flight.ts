@@ -8,14 +8,15 @@
 export interface BytesInFlight {
   /**
    * Room for `bytes` now, or undefined if they do not fit or others are waiting (first come,
-   * first served: no request overtakes one in line).
+   * first served: no request overtakes one in line). `unsized`: the bytes are the least the body
+   * holds, its `resize` to come once it is read and scanned; one such lease at a time.
    */
-  tryReserve(bytes: number): Lease | undefined;
+  tryReserve(bytes: number, unsized?: boolean): Lease | undefined;
   /**
    * Room for `bytes` once the requests ahead have released theirs, or undefined after waiting
    * `maxWaitMs`, or at once when `maxWaiting` requests are already in line.
    */
-  reserve(bytes: number): Promise<Lease | undefined>;
+  reserve(bytes: number, unsized?: boolean): Promise<Lease | undefined>;
   /** Bytes held now, by every lease together. */
   readonly heldBytes: number;
   /** Requests in line now. */
@@ -36,6 +37,15 @@ export interface Lease {
    * and lets those waiting in; more is `grow`n, and false, changing nothing, if that would pass the cap.
    */
   resize(bytes: number): boolean;
+  /**
+   * Waits for the room the last refused `resize` asked for: true once the lease counts those
+   * bytes, false after `maxWaitMs`, or at once when no resize was refused, another lease is
+   * already waiting to grow, or the bytes pass the cap. Two requests admitted on their length may each turn out to hold more than
+   * half the cap; with no wait both would be refused, and again when sent again. The one lease
+   * that waits goes before every request in line, and holds what it has meanwhile: the others
+   * holding bytes are converting, or are refused here, so the room comes.
+   */
+  waitForRefused(): Promise<boolean>;
   /** Gives the bytes back and lets those waiting in. A second call does nothing. */
   release(): void;
 }
@@ -59,7 +69,15 @@ export const RETRY_AFTER_SECONDS = 1;
 
 interface Waiter {
   bytes: number;
+  unsized: boolean;
   grant: (lease: Lease | undefined) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** The one lease waiting to grow, by `bytes` more. */
+interface Grower {
+  bytes: number;
+  grant: (grown: boolean) => void;
   timer: ReturnType<typeof setTimeout>;
 }
 
@@ -70,57 +88,119 @@ export function createBytesInFlight({
 }: BytesInFlightOptions): BytesInFlight {
   let held = 0;
   const line: Waiter[] = [];
+  let grower: Grower | undefined;
+  // Whether a lease counted only the least its body holds (`unsized`) has yet to learn what it
+  // holds: one at a time, so that a burst of large bodies is not read all at once on their
+  // length, to be refused once their scans say what they hold (their garbage on top of the one
+  // converting).
+  let unsizedOut = false;
 
-  const lease = (bytes: number): Lease => {
+  const lease = (bytes: number, unsized: boolean): Lease => {
     held += bytes;
     let mine = bytes;
     let released = false;
+    let refused: number | undefined;
+    if (unsized) unsizedOut = true;
+    // Sized once resized (or refused, having waited), or released.
+    const sized = () => {
+      if (!unsized) return;
+      unsized = false;
+      unsizedOut = false;
+    };
     const grow = (more: number) => {
       if (released || held + more > capBytes) return false;
       held += more;
       mine += more;
       return true;
     };
+    const resize = (total: number) => {
+      if (released) return false;
+      if (total > mine) {
+        if (grow(total - mine)) {
+          sized();
+          admitWaiting();
+          return true;
+        }
+        refused = total;
+        return false;
+      }
+      held -= mine - total;
+      mine = total;
+      sized();
+      admitWaiting();
+      return true;
+    };
     return {
       grow,
-      resize(total) {
-        if (released) return false;
-        if (total > mine) return grow(total - mine);
-        held -= mine - total;
-        mine = total;
-        admitWaiting();
-        return true;
+      resize,
+      waitForRefused() {
+        const total = refused;
+        if (total === undefined || released || grower || total > capBytes) {
+          refused = undefined;
+          sized();
+          return Promise.resolve(false);
+        }
+        const grown = resize(total);
+        refused = undefined;
+        if (grown) return Promise.resolve(true);
+        return new Promise((grant) => {
+          const waiting: Grower = {
+            bytes: total - mine,
+            grant: (grown) => {
+              grower = undefined;
+              if (grown) mine += waiting.bytes;
+              sized();
+              grant(grown);
+            },
+            timer: setTimeout(() => {
+              waiting.grant(false);
+              admitWaiting();
+            }, maxWaitMs),
+          };
+          grower = waiting;
+        });
       },
       release() {
         if (released) return;
         released = true;
         held -= mine;
+        sized();
         admitWaiting();
       },
     };
   };
 
-  // Whoever is first in line and fits goes in, then the next: never one behind it.
+  // The lease waiting to grow first, then whoever is first in line and fits, then the next: never
+  // one behind it.
   const admitWaiting = () => {
-    while (line.length > 0 && held + line[0]!.bytes <= capBytes) {
+    if (grower) {
+      if (held + grower.bytes > capBytes) return;
+      held += grower.bytes;
+      clearTimeout(grower.timer);
+      grower.grant(true);
+    }
+    while (line.length > 0 && fits(line[0]!.bytes, line[0]!.unsized)) {
       const next = line.shift()!;
       clearTimeout(next.timer);
-      next.grant(lease(next.bytes));
+      next.grant(lease(next.bytes, next.unsized));
     }
   };
 
-  const tryReserve = (bytes: number) =>
-    line.length === 0 && held + bytes <= capBytes && bytes <= capBytes ? lease(bytes) : undefined;
+  const fits = (bytes: number, unsized: boolean) => held + bytes <= capBytes && !(unsized && unsizedOut);
+
+  const tryReserve = (bytes: number, unsized = false) =>
+    line.length === 0 && !grower && bytes <= capBytes && fits(bytes, unsized) ? lease(bytes, unsized) : undefined;
 
   return {
     tryReserve,
-    reserve(bytes) {
-      const now = tryReserve(bytes);
+    reserve(bytes, unsized = false) {
+      const now = tryReserve(bytes, unsized);
       if (now) return Promise.resolve(now);
       if (bytes > capBytes || line.length >= maxWaiting) return Promise.resolve(undefined);
       return new Promise((grant) => {
         const waiter: Waiter = {
           bytes,
+          unsized,
           grant,
           timer: setTimeout(() => {
             line.splice(line.indexOf(waiter), 1);

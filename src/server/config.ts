@@ -64,7 +64,7 @@ export const DEFAULTS = {
   bodyLimitBytes: 32 * 1024 * 1024,
   // Node: one realistic review of the largest body at a time, what it holds as estimated, with
   // room for reads beside it (docs/performance.md: memory a review holds).
-  maxBytesInFlight: 320 * 1024 * 1024,
+  maxBytesInFlight: 256 * 1024 * 1024,
   budgetMs: 25_000,
   // The apiserver's own: sigs.k8s.io/json reads no document nested deeper, its stored objects
   // and the webhook's reply alike, and a reply nests as deep as its review.

@@ -1,8 +1,10 @@
+import type { ReplyBytes } from "../conversion";
+
 /** A reply, which the Hono app turns into a Response. Every body crdshift answers with is JSON. */
 export interface HttpReply {
   status: number;
-  /** JSON text. */
-  body: string;
+  /** JSON: text, or a large review's reply printed as UTF-8 bytes (conversion/printed-reply.ts). */
+  body: string | ReplyBytes;
   /** Headers besides `Content-Type: application/json` (which every reply has). */
   headers?: Readonly<Record<string, string>>;
   /**
@@ -13,3 +15,6 @@ export interface HttpReply {
 }
 
 export const JSON_CONTENT_TYPE = "application/json";
+
+/** A reply whose body is text: every one but a large review's. */
+export type TextReply = HttpReply & { body: string };

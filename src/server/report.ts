@@ -5,7 +5,7 @@ import type { Logger } from "../log";
 import { type Metrics, noMetrics } from "../metrics";
 import { type Failure, type Rejection, REJECTION_STATUS } from "../outcome";
 import type { ConversionReview } from "../kube";
-import type { HttpReply } from "./http-reply";
+import type { TextReply } from "./http-reply";
 import type { TraceFields } from "./trace-context";
 
 /**
@@ -17,13 +17,13 @@ export interface Report {
    * Every rejection is counted; 4xx that say something about the caller are logged too. The
    * error and the detail are clipped: they may quote what the caller sent.
    */
-  reject(rejection: Rejection): HttpReply;
-  notFound(): HttpReply;
+  reject(rejection: Rejection): TextReply;
+  notFound(): TextReply;
   /**
    * A body that broke off or was malformed in transit (an upload cut short, bad chunked
    * encoding): the caller's fault, not ours. On Node the socket is usually gone already.
    */
-  unreadable(error: unknown): HttpReply;
+  unreadable(error: unknown): TextReply;
   /**
    * The metrics of one review answered, converted or failed, and its log line (failures always;
    * successes when CRDSHIFT_LOG_REVIEWS=all), with the request's `trace` ids if it has any.
@@ -37,7 +37,7 @@ export interface Report {
     trace?: TraceFields,
   ): Promise<void> | undefined;
   /** A bug of ours: logged, and a 500 that never carries a stack trace or anything from the request. */
-  internalError(error: unknown): HttpReply;
+  internalError(error: unknown): TextReply;
 }
 
 export interface ReportOptions {

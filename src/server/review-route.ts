@@ -2,6 +2,7 @@ import type { Config } from "./config";
 import { BUSY } from "./admission";
 import { convertBody, type Registry } from "../conversion";
 import type { HttpReply } from "./http-reply";
+import type { Lease } from "./bytes-in-flight";
 import type { Report } from "./report";
 import { reviewDeadline } from "./review-deadline";
 import type { TraceFields } from "./trace-context";
@@ -35,33 +36,36 @@ interface Arrival {
 /**
  * The reply to an admitted review's body: its conversion and its report. The first review an
  * instance answers spends what its cold start took of the budget. A body that could not be read
- * is the report's (`unreadable`). `hold` counts the memory the review turns out to hold against
- * CRDSHIFT_MAX_BYTES_IN_FLIGHT (its Lease's `resize`): no room, and it is answered 429. `trace`
- * goes into its log lines, and the shadow's.
+ * is the report's (`unreadable`). `room` counts the memory the review turns out to hold against
+ * CRDSHIFT_MAX_BYTES_IN_FLIGHT (its Lease): no room now, and the review waits for it if no other
+ * does (then is read again from its text), else it is answered 429. `trace` goes into its log
+ * lines, and the shadow's.
  */
-export type ReviewRoute = (
-  body: string,
-  arrival: Arrival,
-  hold: (heldBytes: number) => boolean,
-  trace?: TraceFields,
-) => Promise<HttpReply>;
+export type ReviewRoute = (body: string, arrival: Arrival, room: Room, trace?: TraceFields) => Promise<HttpReply>;
+
+/** What the route asks of a request's Lease (bytes-in-flight.ts). */
+type Room = Pick<Lease, "resize" | "waitForRefused">;
 
 /** Built once per app, for its review route. */
 export function createReviewRoute(options: ReviewRouteOptions): ReviewRoute {
   const { registry, config, report, now, startedAt, followUp } = options;
   const { budgetMs } = config;
   let cold = true;
-  return async (body, { at, platformDeadline }, hold, trace) => {
+  return async (body, { at, platformDeadline }, room, trace) => {
     const first = cold;
     cold = false;
     const deadline = reviewDeadline(at, budgetMs, first ? startedAt : undefined, platformDeadline);
     const budget = { deadline, budgetMs: Math.max(0, Math.round(deadline - at)), now };
-    const outcome = await convertBody(registry, body, { limits: config, budget, hold });
+    const options = { limits: config, budget, hold: room.resize };
+    let outcome = await convertBody(registry, body, options);
+    // Refused for no room, before its tree was built: once the room comes, from the scan again.
+    if (!outcome.ok && outcome.reason === "busy" && (await room.waitForRefused()))
+      outcome = await convertBody(registry, body, options);
     if (!outcome.ok)
       return report.reject(outcome.reason === "busy" ? BUSY : { reason: outcome.reason, message: outcome.message });
     const reported = report.reviewed(outcome.review, outcome.failure, now() - at, first, trace);
     const after = followUp ? both(reported, followUp(body, outcome.text, trace)) : reported;
-    return { status: 200, body: outcome.text, ...(after ? { after } : {}) };
+    return { status: 200, body: outcome.bytes ?? outcome.text, ...(after ? { after } : {}) };
   };
 }
 

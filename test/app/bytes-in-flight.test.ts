@@ -207,7 +207,7 @@ describe("bytes in flight: the setting", () => {
   });
 
   it("defaults to the platform's, or to what the largest body holds at least where that is larger", () => {
-    expect(readConfig({}).maxBytesInFlight).toBe(320 * 2 ** 20);
+    expect(readConfig({}).maxBytesInFlight).toBe(256 * 2 ** 20);
     expect(readConfig({}, WORKERS_DEFAULTS)).toMatchObject({
       bodyLimitBytes: 8 * 2 ** 20,
       maxBytesInFlight: 80 * 2 ** 20,

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { convertBody, createRegistry, defineKind } from "../../src/conversion";
-import { printReply } from "../../src/conversion/printed-reply";
+import { printReply, replyText } from "../../src/conversion/printed-reply";
 import { encodeJson, type JsonObject } from "../../src/json";
 import { successReply } from "../../src/kube";
 import { readConfig } from "../../src/server/config";
@@ -54,7 +54,34 @@ describe("a reply printed as its objects convert", () => {
         const sent = { apiVersion: "apiextensions.k8s.io/v1", request: { uid } } as never;
         const printed = printReply(sent, false, false);
         objects.forEach((o, i) => printed.take(o, i));
-        expect(printed.finish()).toEqual({ text: encodeJson(successReply(sent, objects)) });
+        const finished = printed.finish();
+        if (!("bytes" in finished)) throw new Error("unprintable");
+        const expected = new TextEncoder().encode(encodeJson(successReply(sent, objects)));
+        expect(Buffer.concat(finished.bytes.chunks)).toEqual(Buffer.from(expected));
+        expect(finished.bytes.byteLength).toBe(expected.byteLength);
+        expect(replyText(finished.bytes)).toBe(encodeJson(successReply(sent, objects)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("is those UTF-8 bytes whatever size its pieces are, characters of 1 to 4 bytes split across none", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", "\u00e9", "\u2603", "\u{1F600}", '"', "\n") });
+    const object = fc.dictionary(text, fc.oneof(text, fc.integer())) as fc.Arbitrary<JsonObject>;
+    fc.assert(
+      fc.property(fc.array(object, { maxLength: 6 }), text, fc.integer({ min: 4, max: 64 }), (objects, uid, size) => {
+        const sent = { apiVersion: "apiextensions.k8s.io/v1", request: { uid } } as never;
+        const printed = printReply(sent, false, false, size);
+        objects.forEach((o, i) => printed.take(o, i));
+        const finished = printed.finish();
+        if (!("bytes" in finished)) throw new Error("unprintable");
+        const { chunks, byteLength } = finished.bytes;
+        const expected = Buffer.from(encodeJson(successReply(sent, objects)));
+        expect(Buffer.concat(chunks)).toEqual(expected);
+        expect(byteLength).toBe(expected.byteLength);
+        // Each piece is whole characters: it decodes alone, as a stream writing it piece by piece would.
+        expect(chunks.map((chunk) => Buffer.from(chunk).toString()).join("")).toBe(expected.toString());
+        expect(chunks.every((chunk) => chunk.byteLength <= size)).toBe(true);
       }),
       { numRuns: runs(300) },
     );

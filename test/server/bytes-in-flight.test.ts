@@ -86,6 +86,81 @@ describe("bytes in flight", () => {
     expect(inFlight.heldBytes).toBe(0);
   });
 
+  it("lets one lease refused a resize wait for its room, ahead of the line; a second is refused at once", async () => {
+    const inFlight = createBytesInFlight({ capBytes: 100 });
+    // Two admitted on their length, each turning out to hold more than half the cap.
+    const a = inFlight.tryReserve(40)!;
+    const b = inFlight.tryReserve(40)!;
+    expect(await a.waitForRefused()).toBe(false); // nothing refused yet
+    expect(a.resize(70)).toBe(false);
+    expect(b.resize(70)).toBe(false);
+    let grown: boolean | undefined;
+    const waiting = a.waitForRefused().then((answer) => (grown = answer));
+    // Only one waits: the other is answered at once (its request then gets 429, and lets go).
+    expect(await b.waitForRefused()).toBe(false);
+    // The room a's wait needs is not given to anyone in line meanwhile.
+    expect(inFlight.tryReserve(10)).toBeUndefined();
+    let behind: Lease | undefined;
+    const inLine = inFlight.reserve(10).then((lease) => (behind = lease));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(grown).toBeUndefined();
+    b.release();
+    await Promise.all([waiting, inLine]);
+    expect(grown).toBe(true);
+    expect(behind).toBeDefined();
+    // a's 70, then the 10 in line beside them.
+    expect(inFlight.heldBytes).toBe(80);
+    a.release();
+    behind!.release();
+    expect(inFlight.heldBytes).toBe(0);
+  });
+
+  it("gives a lease waiting to grow nothing after the wait, its bytes as they were, and lets the line in", async () => {
+    const inFlight = createBytesInFlight({ capBytes: 100, maxWaitMs: 1000 });
+    const a = inFlight.tryReserve(50)!;
+    const other = inFlight.tryReserve(40)!;
+    expect(a.resize(90)).toBe(false);
+    const waiting = a.waitForRefused();
+    const inLine = inFlight.reserve(5);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await waiting).toBe(false);
+    expect(await inLine).toBeDefined();
+    expect(inFlight.heldBytes).toBe(95);
+    // A refusal is waited for once: asked again, nothing.
+    expect(await a.waitForRefused()).toBe(false);
+    // Past the cap is never waited for.
+    expect(a.resize(101)).toBe(false);
+    expect(await a.waitForRefused()).toBe(false);
+    other.release();
+    a.release();
+  });
+
+  it("lets one body counted as the least it holds be read at a time: the next once the first is sized or gone", async () => {
+    const inFlight = createBytesInFlight({ capBytes: 100 });
+    const a = inFlight.tryReserve(10, true)!;
+    expect(a).toBeDefined();
+    // Room enough, but another unsized body waits; a body of known size does not.
+    expect(inFlight.tryReserve(10, true)).toBeUndefined();
+    const small = inFlight.tryReserve(5)!;
+    expect(small).toBeDefined();
+    small.release();
+    let b: Lease | undefined;
+    const second = inFlight.reserve(10, true).then((lease) => (b = lease));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(b).toBeUndefined();
+    expect(a.resize(60)).toBe(true);
+    await second;
+    expect(b).toBeDefined();
+    expect(inFlight.heldBytes).toBe(70);
+    // b refused a resize and waiting for room: still the one unsized, so no third is read.
+    expect(b!.resize(50)).toBe(false);
+    const grown = b!.waitForRefused();
+    expect(inFlight.tryReserve(1, true)).toBeUndefined();
+    a.release();
+    expect(await grown).toBe(true);
+    expect(inFlight.tryReserve(1, true)).toBeDefined();
+  });
+
   it("counts a streamed body as it grows, refusing the chunk that would pass the cap", () => {
     const inFlight = createBytesInFlight({ capBytes: 100 });
     const other = inFlight.tryReserve(30)!;

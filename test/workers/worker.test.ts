@@ -1,6 +1,8 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../examples/entry/worker";
+import { registry } from "../../examples";
+import { createWorker } from "../../src/platforms/workers";
 import docsV1 from "../../examples/requests/docs-v1.json";
 import docsV1Response from "../../examples/requests/docs-v1.response.json";
 import docsV1beta1 from "../../examples/requests/docs-v1beta1.json";
@@ -169,6 +171,40 @@ describe("in workerd, the Worker", () => {
     const res = await send(`\uFEFF${JSON.stringify(docsV1)}`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(docsV1Response);
+  });
+
+  it("answers a scanned review (its reply written as bytes) with the bytes each object converts to alone, its length declared", async () => {
+    // A small object size limit has a body this size scanned before it is parsed, as one over 1 MiB
+    // is: its reply is printed into bytes as the objects convert.
+    const scanning = createWorker(registry);
+    const call = async (sent: SentReview) => {
+      const request = new Request("https://crdshift.test/convert", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: `${JSON.stringify(sent)}\n`,
+      });
+      const res = await scanning.fetch(request, { CRDSHIFT_MAX_OBJECT_BYTES: "20000" }, createExecutionContext());
+      return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
+    };
+    const objects = Array.from({ length: 120 }, (_, i) => ({
+      ...docsV1.request.objects[0],
+      metadata: { ...docsV1.request.objects[0]!.metadata, name: `crontab-\u00e9-${i}`, uid: `uid-${i}` },
+      note: "\u2603\u{1F600}".repeat(200),
+    }));
+    const sent = { ...docsV1, request: { ...docsV1.request, objects } } as SentReview;
+    expect(JSON.stringify(sent).length * 3).toBeGreaterThan(20000);
+    const { res, bytes } = await call(sent);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe(String(bytes.byteLength));
+    const text = new TextDecoder().decode(bytes);
+    expect(checkReply(sent, 200, text, res.headers.get("content-type") ?? "").ok).toBe(true);
+    // Byte for byte, the reply's objects are those a review of one object (parsed whole) gets.
+    const alone = [];
+    for (const object of objects) {
+      const one = await call({ ...sent, request: { ...sent.request, objects: [object] } } as SentReview);
+      alone.push(JSON.stringify(JSON.parse(new TextDecoder().decode(one.bytes)).response.convertedObjects[0]));
+    }
+    expect(text).toContain(`"convertedObjects":[${alone.join(",")}]`);
   });
 
   it("serves /healthz", async () => {
