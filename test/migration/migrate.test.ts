@@ -89,6 +89,17 @@ describe("crdshift migrate, by no-op updates", () => {
     expect(apiserver.requests.slice(requests).filter((request) => !request.startsWith("GET"))).toEqual([]);
   }, 60_000);
 
+  it("starts the list again when an expired continue token comes with no inconsistent one, so no object is left in v1beta1", async () => {
+    const { apiserver, kubeconfig } = await cluster({});
+    apiserver.hooks.expireNextContinue = true;
+    apiserver.hooks.expireWithoutToken = true;
+    const result = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig, "--page-size", "3"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(new Set(Object.values(storedVersions(apiserver)))).toEqual(new Set(["v1"]));
+    expect(apiserver.storedVersions).toEqual(["v1"]);
+  }, 60_000);
+
   it("stops at an object the webhook fails to convert, naming it, and leaves storedVersions untouched", async () => {
     const { apiserver, kubeconfig } = await cluster({}, [...crontabs(), v1beta1("default", "broken", "no-port-here")]);
     const result = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig]);

@@ -23,6 +23,8 @@ export interface StandInHooks {
   beforePatch?: (key: string) => Promise<void> | void;
   /** Makes the next list's continue token expired (410), once. */
   expireNextContinue?: boolean;
+  /** With expireNextContinue: a 410 that offers no inconsistent continue token (start the list again). */
+  expireWithoutToken?: boolean;
 }
 
 /**
@@ -262,7 +264,7 @@ export class ApiserverStandIn {
           410,
           "Expired",
           "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.",
-          token,
+          this.hooks.expireWithoutToken ? undefined : token,
         );
       }
       start = keys.findIndex((key) => key > after);
