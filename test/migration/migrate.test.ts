@@ -100,6 +100,28 @@ describe("crdshift migrate, by no-op updates", () => {
     expect(apiserver.storedVersions).toEqual(["v1"]);
   }, 60_000);
 
+  it("prunes nothing when the storage version was switched away and back during the run (objects written meanwhile are stored in v1beta1)", async () => {
+    const { apiserver, kubeconfig } = await cluster({});
+    apiserver.hooks.beforePatch = (key) => {
+      if (key === "default/old-1") apiserver.setStorageVersion("v1beta1");
+      if (key === "team-a/new-0") apiserver.setStorageVersion("v1");
+    };
+    const result = await crdshift([
+      "migrate",
+      "crontabs.example.com",
+      "--kubeconfig",
+      kubeconfig,
+      "--concurrency",
+      "1",
+    ]);
+    expect(Object.values(storedVersions(apiserver))).toContain("v1beta1");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^crdshift migrate: the CRD crontabs\.example\.com changed .*storedVersions is left as it is/,
+    );
+    expect(apiserver.storedVersions).toEqual(["v1beta1", "v1"]);
+  }, 60_000);
+
   it("stops at an object the webhook fails to convert, naming it, and leaves storedVersions untouched", async () => {
     const { apiserver, kubeconfig } = await cluster({}, [...crontabs(), v1beta1("default", "broken", "no-port-here")]);
     const result = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig]);
