@@ -51,10 +51,14 @@ export function migrationError(error: unknown, request: Request, server: string)
   const status = statusOf(error);
   if (status === undefined) {
     const inner = (error as { cause?: { message?: unknown } })?.cause?.message;
-    const text = error instanceof Error ? error.message : String(error);
+    // The client's message names the URL it fetched, with any user:password the kubeconfig put in it.
+    const text = (typeof inner === "string" ? inner : error instanceof Error ? error.message : String(error)).replace(
+      /\/\/[^/@\s]*@/g,
+      "//",
+    );
     return new MigrationError(
       "unreachable",
-      `cannot reach the cluster at ${server} while ${request.doing}: ${typeof inner === "string" ? inner : text} (check the kubeconfig's server and context, --kubeconfig and --context)`,
+      `cannot reach the cluster at ${server} while ${request.doing}: ${text} (check the kubeconfig's server and context, --kubeconfig and --context)`,
       cause,
     );
   }
