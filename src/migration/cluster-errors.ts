@@ -41,6 +41,12 @@ export function expiredContinue(error: unknown): string | undefined {
   return typeof metadata?.continue === "string" && metadata.continue !== "" ? metadata.continue : undefined;
 }
 
+/** The `details.name` of a 404 Status: the object the apiserver did not find. */
+export function notFoundName(error: unknown): string | undefined {
+  const details = statusBody(error)?.details as { name?: unknown } | undefined;
+  return typeof details?.name === "string" ? details.name : undefined;
+}
+
 /**
  * A failed request as a MigrationError that says what to do: the server that could not be
  * reached, the verb and resource a 403 lacks, the conversion failure the apiserver reported.

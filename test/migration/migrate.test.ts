@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiserverStandIn } from "./stand-in/apiserver-stand-in";
+import { StatusError } from "./stand-in/stored-objects";
 import { crdshift, startCluster, startWebhook, storedVersions, v1, v1beta1 } from "./stand-in/scenario";
 
 /**
@@ -119,6 +120,21 @@ describe("crdshift migrate, by no-op updates", () => {
     expect(result.stderr).toMatch(
       /^crdshift migrate: the CRD crontabs\.example\.com changed .*storedVersions is left as it is/,
     );
+    expect(apiserver.storedVersions).toEqual(["v1beta1", "v1"]);
+  }, 60_000);
+
+  it("stops at a 404 that names no object (a proxy's, a version not served), never skipping the object as deleted", async () => {
+    const { apiserver, kubeconfig } = await cluster({});
+    apiserver.hooks.beforePatch = (key) => {
+      if (key === "default/old-2")
+        throw new StatusError(404, "NotFound", "the server could not find the requested resource");
+    };
+    const result = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^crdshift migrate: rewriting crontabs\.example\.com default\/old-2 failed with HTTP 404/,
+    );
+    expect(storedVersions(apiserver)["default/old-2"]).toBe("v1beta1");
     expect(apiserver.storedVersions).toEqual(["v1beta1", "v1"]);
   }, 60_000);
 

@@ -229,7 +229,11 @@ export class ApiserverStandIn {
     const namespaced = parts[3] === "namespaces";
     const namespace = namespaced ? parts[4] : undefined;
     const rest = namespaced ? parts.slice(5) : parts.slice(3);
-    if (rest[0] !== this.plural)
+    // The apiserver serves a custom resource only in the versions marked served: true.
+    const served = (this.crd.spec as { versions: { name: string; served: boolean }[] }).versions.some(
+      (entry) => entry.name === version && entry.served,
+    );
+    if (rest[0] !== this.plural || !served)
       throw new StatusError(404, "NotFound", "the server could not find the requested resource");
     if (rest.length === 1 && method === "GET") {
       this.authorize("list", resource);
@@ -295,6 +299,7 @@ function status(error: StatusError): unknown {
     status: "Failure",
     message: error.message,
     reason: error.reason,
+    ...(error.details ? { details: error.details } : {}),
     code: error.code,
   };
 }
