@@ -146,6 +146,14 @@ describe("crdshift migrate's usage and reach", () => {
       code: 2,
       stderr: expect.stringMatching(/has no context "prod" \(it has: stand-in\)\n$/),
     });
+    for (const [flag, value] of [
+      ["--concurrency", "100000"],
+      ["--page-size", "100000000"],
+      ["--concurrency", "0"],
+    ]) {
+      const unbounded = await crdshift(["migrate", "x.example.com", flag!, value!]);
+      expect(unbounded).toMatchObject({ code: 2, stderr: expect.stringContaining(`${flag} must be`) });
+    }
     const none = await crdshift(["migrate"]);
     expect(none).toMatchObject({ code: 2, stderr: expect.stringMatching(/-f CRD\.yaml, their names, or --all/) });
   });
