@@ -41,6 +41,12 @@ export function expiredContinue(error: unknown): string | undefined {
   return typeof metadata?.continue === "string" && metadata.continue !== "" ? metadata.continue : undefined;
 }
 
+/** The `details.name` of a 404 Status: the object the apiserver did not find. */
+export function notFoundName(error: unknown): string | undefined {
+  const details = statusBody(error)?.details as { name?: unknown } | undefined;
+  return typeof details?.name === "string" ? details.name : undefined;
+}
+
 /**
  * A failed request as a MigrationError that says what to do: the server that could not be
  * reached, the verb and resource a 403 lacks, the conversion failure the apiserver reported.
@@ -51,10 +57,14 @@ export function migrationError(error: unknown, request: Request, server: string)
   const status = statusOf(error);
   if (status === undefined) {
     const inner = (error as { cause?: { message?: unknown } })?.cause?.message;
-    const text = error instanceof Error ? error.message : String(error);
+    // The client's message names the URL it fetched, with any user:password the kubeconfig put in it.
+    const text = (typeof inner === "string" ? inner : error instanceof Error ? error.message : String(error)).replace(
+      /\/\/[^/@\s]*@/g,
+      "//",
+    );
     return new MigrationError(
       "unreachable",
-      `cannot reach the cluster at ${server} while ${request.doing}: ${typeof inner === "string" ? inner : text} (check the kubeconfig's server and context, --kubeconfig and --context)`,
+      `cannot reach the cluster at ${server} while ${request.doing}: ${text} (check the kubeconfig's server and context, --kubeconfig and --context)`,
       cause,
     );
   }

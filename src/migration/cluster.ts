@@ -47,7 +47,9 @@ export function connectCluster(options: ClusterOptions = {}): Cluster {
     if (options.kubeconfig !== undefined) config.loadFromFile(options.kubeconfig);
     else config.loadFromDefault();
   } catch (error) {
-    throw new MigrationError("unreachable", `cannot read ${where}: ${(error as Error).message}`);
+    // A YAML error's message goes on with the lines around it: a token or key of the file.
+    const reason = String((error as Error)?.message ?? error).split("\n", 1)[0];
+    throw new MigrationError("unreachable", `cannot read ${where}: ${reason}`);
   }
   if (options.context !== undefined) {
     if (!config.getContextObject(options.context))
@@ -67,8 +69,9 @@ export function connectCluster(options: ClusterOptions = {}): Cluster {
   // A deadline for the whole request, not an idle timeout: a server that drips bytes is not waited on.
   const deadline = before((request) => request.setSignal(AbortSignal.timeout(deadlineMs)));
   const mergePatch = before((request) => request.setHeaderParam("Content-Type", PatchStrategy.MergePatch));
+  const server = withoutCredentials(cluster.server);
   return {
-    server: cluster.server,
+    server,
     objects: config.makeApiClient(CustomObjectsApi),
     discovery: config.makeApiClient(ApisApi),
     options: (patch) => ({
@@ -79,7 +82,7 @@ export function connectCluster(options: ClusterOptions = {}): Cluster {
       try {
         return await send();
       } catch (error) {
-        throw migrationError(error, request, cluster.server);
+        throw migrationError(error, request, server);
       }
     },
   };
@@ -94,4 +97,17 @@ function before(change: (request: RequestContext) => void): ObservableMiddleware
     },
     post: (response) => new Observable(Promise.resolve(response)),
   };
+}
+
+/** The server's URL for messages, without a user or password written into it. */
+function withoutCredentials(server: string): string {
+  try {
+    const url = new URL(server);
+    if (url.username === "" && url.password === "") return server;
+    url.username = "";
+    url.password = "";
+    return url.href;
+  } catch {
+    return server.replace(/\/\/[^/@]*@/, "//");
+  }
 }

@@ -73,6 +73,13 @@ async function migrateObjects(cluster: Cluster, name: string, options: MigrateOp
       "api-error",
       `the storage version of ${name} changed from ${before.storage} to ${after.storage} during the migration: status.storedVersions is left as it is; run crdshift migrate again`,
     );
+  // Any change to the CRD's spec meanwhile (storage: true moved away and back, a version no
+  // longer served) may have left objects written in another version: prune nothing.
+  if (after.generation !== before.generation)
+    throw new MigrationError(
+      "api-error",
+      `the CRD ${name} changed during the migration (metadata.generation ${before.generation} to ${after.generation}): objects written meanwhile may be stored in another version, so status.storedVersions is left as it is; run crdshift migrate again`,
+    );
   if (after.stale.length === 0) return { ...result, prunedBy: "apiserver" };
   await pruneStoredVersions(cluster, after);
   return { ...result, prunedBy: "crdshift" };

@@ -1,4 +1,4 @@
-import { MigrationError, statusOf } from "./cluster-errors";
+import { MigrationError, notFoundName, statusOf } from "./cluster-errors";
 import type { Cluster } from "./cluster";
 import type { StorageState } from "./storage-state";
 
@@ -39,7 +39,7 @@ export async function writeObject(
       return "written";
     } catch (error) {
       const status = error instanceof MigrationError ? statusOf(error.cause) : undefined;
-      if (status === 404) return "gone";
+      if (status === 404 && notFound(error, name)) return "gone";
       if (status !== 409) throw error;
       if (attempt >= attempts)
         throw new MigrationError(
@@ -56,7 +56,7 @@ export async function writeObject(
           : cluster.objects.getClusterCustomObject(where, cluster.options()),
       )) as Record<string, unknown>;
     } catch (error) {
-      if (error instanceof MigrationError && statusOf(error.cause) === 404) return "gone";
+      if (error instanceof MigrationError && statusOf(error.cause) === 404 && notFound(error, name)) return "gone";
       throw error;
     }
   }
@@ -65,4 +65,13 @@ export async function writeObject(
 /** The metadata.resourceVersion of an object as read. */
 export function resourceVersionOf(object: Record<string, unknown>): string {
   return String((object.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion ?? "");
+}
+
+/**
+ * A 404 that says this object is not found (its Status's details name it): deleted meanwhile.
+ * Any other 404 (a version no longer served, a proxy's "404 page not found") is an error, not
+ * an object to skip: storedVersions must not be pruned past an object that was never written.
+ */
+function notFound(error: unknown, name: string): boolean {
+  return error instanceof MigrationError && notFoundName(error.cause) === name;
 }

@@ -1,6 +1,6 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closedPort } from "../cli/local-server";
 import type { ApiserverStandIn } from "./stand-in/apiserver-stand-in";
@@ -104,6 +104,32 @@ describe("crdshift migrate's usage and reach", () => {
     );
   }, 30_000);
 
+  it("never prints a kubeconfig's secrets: not the lines around a YAML error, not a password in the server's URL", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "crdshift-kubeconfig-"));
+    try {
+      const broken = join(dir, "kubeconfig");
+      writeFileSync(
+        broken,
+        "apiVersion: v1\nusers:\n  - name: a\n    user:\n      token: SECRET-TOKEN-1\n      x: [open\n",
+      );
+      const unreadable = await crdshift(["migrate", "x.example.com", "--kubeconfig", broken]);
+      expect(unreadable.code).toBe(2);
+      expect(unreadable.stderr).toMatch(/^crdshift migrate: cannot read .*kubeconfig: .*\n$/);
+      expect(unreadable.stderr).not.toContain("SECRET-TOKEN-1");
+      expect(unreadable.stderr.trim().split("\n")).toHaveLength(1);
+
+      const port = await closedPort();
+      const withPassword = writeKubeconfig(`https://admin:SECRET-PASSWORD-2@127.0.0.1:${port}`);
+      const unreachable = await crdshift(["migrate", "x.example.com", "--kubeconfig", withPassword]);
+      expect(unreachable.code).toBe(2);
+      expect(unreachable.stderr).toContain(`cannot reach the cluster at https://127.0.0.1:${port}/ `);
+      expect(unreachable.stderr).not.toContain("SECRET-PASSWORD-2");
+      rmSync(dirname(withPassword), { recursive: true, force: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
   it("refuses a kubeconfig it cannot read, and a call naming no CRD", async () => {
     const missing = await crdshift(["migrate", "x.example.com", "--kubeconfig", join(tmpdir(), "no-such-kubeconfig")]);
     expect(missing.code).toBe(2);
@@ -120,6 +146,14 @@ describe("crdshift migrate's usage and reach", () => {
       code: 2,
       stderr: expect.stringMatching(/has no context "prod" \(it has: stand-in\)\n$/),
     });
+    for (const [flag, value] of [
+      ["--concurrency", "100000"],
+      ["--page-size", "100000000"],
+      ["--concurrency", "0"],
+    ]) {
+      const unbounded = await crdshift(["migrate", "x.example.com", flag!, value!]);
+      expect(unbounded).toMatchObject({ code: 2, stderr: expect.stringContaining(`${flag} must be`) });
+    }
     const none = await crdshift(["migrate"]);
     expect(none).toMatchObject({ code: 2, stderr: expect.stringMatching(/-f CRD\.yaml, their names, or --all/) });
   });

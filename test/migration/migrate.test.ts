@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiserverStandIn } from "./stand-in/apiserver-stand-in";
+import { StatusError } from "./stand-in/stored-objects";
 import { crdshift, startCluster, startWebhook, storedVersions, v1, v1beta1 } from "./stand-in/scenario";
 
 /**
@@ -87,6 +88,54 @@ describe("crdshift migrate, by no-op updates", () => {
     });
     expect(apiserver.store.writes.length).toBe(writes);
     expect(apiserver.requests.slice(requests).filter((request) => !request.startsWith("GET"))).toEqual([]);
+  }, 60_000);
+
+  it("starts the list again when an expired continue token comes with no inconsistent one, so no object is left in v1beta1", async () => {
+    const { apiserver, kubeconfig } = await cluster({});
+    apiserver.hooks.expireNextContinue = true;
+    apiserver.hooks.expireWithoutToken = true;
+    const result = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig, "--page-size", "3"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(new Set(Object.values(storedVersions(apiserver)))).toEqual(new Set(["v1"]));
+    expect(apiserver.storedVersions).toEqual(["v1"]);
+  }, 60_000);
+
+  it("prunes nothing when the storage version was switched away and back during the run (objects written meanwhile are stored in v1beta1)", async () => {
+    const { apiserver, kubeconfig } = await cluster({});
+    apiserver.hooks.beforePatch = (key) => {
+      if (key === "default/old-1") apiserver.setStorageVersion("v1beta1");
+      if (key === "team-a/new-0") apiserver.setStorageVersion("v1");
+    };
+    const result = await crdshift([
+      "migrate",
+      "crontabs.example.com",
+      "--kubeconfig",
+      kubeconfig,
+      "--concurrency",
+      "1",
+    ]);
+    expect(Object.values(storedVersions(apiserver))).toContain("v1beta1");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^crdshift migrate: the CRD crontabs\.example\.com changed .*storedVersions is left as it is/,
+    );
+    expect(apiserver.storedVersions).toEqual(["v1beta1", "v1"]);
+  }, 60_000);
+
+  it("stops at a 404 that names no object (a proxy's, a version not served), never skipping the object as deleted", async () => {
+    const { apiserver, kubeconfig } = await cluster({});
+    apiserver.hooks.beforePatch = (key) => {
+      if (key === "default/old-2")
+        throw new StatusError(404, "NotFound", "the server could not find the requested resource");
+    };
+    const result = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^crdshift migrate: rewriting crontabs\.example\.com default\/old-2 failed with HTTP 404/,
+    );
+    expect(storedVersions(apiserver)["default/old-2"]).toBe("v1beta1");
+    expect(apiserver.storedVersions).toEqual(["v1beta1", "v1"]);
   }, 60_000);
 
   it("stops at an object the webhook fails to convert, naming it, and leaves storedVersions untouched", async () => {

@@ -42,8 +42,8 @@ a cluster it cannot reach, a missing permission or another refusal.
       --kubeconfig FILE   default: $KUBECONFIG, ~/.kube/config, else the in-cluster account
       --context NAME      a context of the kubeconfig (default: its current context)
       --no-api            no-op updates even where the StorageVersionMigration API is served
-      --page-size N       objects per list page (default 500)
-      --concurrency N     writes in flight (default 4)
+      --page-size N       objects per list page (default 500, at most 10000)
+      --concurrency N     writes in flight (default 4, at most 64)
       --timeout SECONDS   how long to follow a StorageVersionMigration (default 600)
       --prune-managed-fields
                           then remove the managedFields entries of versions no longer served
@@ -76,6 +76,19 @@ interface Io {
 /** How many times an object is written again after others changed it (409) before giving up. */
 const ATTEMPTS = 5;
 const API_POLL_MS = 1_000;
+/**
+ * Writes in flight at once, and objects per list page, at most: the apiserver converts each
+ * page's objects through the webhook one call at a time within its 60 s, and every write in
+ * flight is a conversion on the cluster's own apiserver and webhook.
+ */
+const MAX_CONCURRENCY = 64;
+const MAX_PAGE_SIZE = 10_000;
+
+function atMost(max: number, value: unknown, flag: string): number {
+  const n = positive(String(value), flag);
+  if (n > max) throw new UsageError(`${flag} must be at most ${max}`);
+  return n;
+}
 
 export async function migrateCommand(
   values: Record<string, unknown>,
@@ -89,8 +102,8 @@ export async function migrateCommand(
   const given = [file !== undefined, names.length > 0, values.all === true].filter(Boolean).length;
   if (given !== 1) throw new UsageError("name the CRDs: -f CRD.yaml, their names, or --all (one of the three)");
   const options = {
-    pageSize: values["page-size"] === undefined ? 500 : positive(String(values["page-size"]), "--page-size"),
-    concurrency: values.concurrency === undefined ? 4 : positive(String(values.concurrency), "--concurrency"),
+    pageSize: values["page-size"] === undefined ? 500 : atMost(MAX_PAGE_SIZE, values["page-size"], "--page-size"),
+    concurrency: values.concurrency === undefined ? 4 : atMost(MAX_CONCURRENCY, values.concurrency, "--concurrency"),
     attempts: ATTEMPTS,
     useApi: values["no-api"] !== true,
     pruneManagedFields: values["prune-managed-fields"] === true,

@@ -1,4 +1,5 @@
 import type { RewriteCounts } from "../../migration";
+import { terminalText } from "../terminal-text";
 
 /** A TTY's line is redrawn at most this often; a log gets a line at most this often. */
 const TTY_INTERVAL_MS = 100;
@@ -17,8 +18,10 @@ export function progressLine(
   // The first line waits an interval too: a short migration prints only its summary.
   let last = now();
   let drawn = false;
+  // The CRD's name may come from the cluster (--all): escaped, as every other line is.
+  const name = terminalText(crd);
   const text = (counts: RewriteCounts) =>
-    `${crd}: ${counts.rewritten} rewritten of ${counts.listed} listed` +
+    `${name}: ${counts.rewritten} rewritten of ${counts.listed} listed` +
     (counts.gone > 0 ? `, ${counts.gone} deleted meanwhile` : "") +
     (counts.conflicts > 0 ? `, ${counts.conflicts} conflicts retried` : "");
   return {

@@ -47,4 +47,18 @@ describe("migrate's progress line", () => {
     ]);
     expect(written).not.toContain("\r");
   });
+
+  it("escapes a CRD name from the cluster, so it cannot rewrite the terminal", () => {
+    let written = "";
+    let clock = 0;
+    const line = progressLine(
+      (text) => (written += text),
+      false,
+      "evil\x1b]0;owned\x07\n.example.com",
+      () => clock,
+    );
+    clock += 20_000;
+    line.update(counts(1));
+    expect(written).toBe("evil\\x1b]0;owned\\x07\\n.example.com: 1 rewritten of 5000 listed, 1 deleted meanwhile\n");
+  });
 });

@@ -23,6 +23,8 @@ export interface StandInHooks {
   beforePatch?: (key: string) => Promise<void> | void;
   /** Makes the next list's continue token expired (410), once. */
   expireNextContinue?: boolean;
+  /** With expireNextContinue: a 410 that offers no inconsistent continue token (start the list again). */
+  expireWithoutToken?: boolean;
 }
 
 /**
@@ -227,7 +229,11 @@ export class ApiserverStandIn {
     const namespaced = parts[3] === "namespaces";
     const namespace = namespaced ? parts[4] : undefined;
     const rest = namespaced ? parts.slice(5) : parts.slice(3);
-    if (rest[0] !== this.plural)
+    // The apiserver serves a custom resource only in the versions marked served: true.
+    const served = (this.crd.spec as { versions: { name: string; served: boolean }[] }).versions.some(
+      (entry) => entry.name === version && entry.served,
+    );
+    if (rest[0] !== this.plural || !served)
       throw new StatusError(404, "NotFound", "the server could not find the requested resource");
     if (rest.length === 1 && method === "GET") {
       this.authorize("list", resource);
@@ -262,7 +268,7 @@ export class ApiserverStandIn {
           410,
           "Expired",
           "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.",
-          token,
+          this.hooks.expireWithoutToken ? undefined : token,
         );
       }
       start = keys.findIndex((key) => key > after);
@@ -293,6 +299,7 @@ function status(error: StatusError): unknown {
     status: "Failure",
     message: error.message,
     reason: error.reason,
+    ...(error.details ? { details: error.details } : {}),
     code: error.code,
   };
 }

@@ -14,6 +14,8 @@ export class StatusError extends Error {
     readonly reason: string,
     message: string,
     readonly continueToken?: string,
+    /** The Status's details: an object not found names it (`{name, group, kind}`), a resource not served does not. */
+    readonly details?: Record<string, string>,
   ) {
     super(message);
   }
@@ -66,7 +68,18 @@ export class StoredObjects {
 
   async read(key: string, version: string): Promise<Record<string, unknown>> {
     const stored = this.objects.get(key);
-    if (!stored) throw new StatusError(404, "NotFound", `${this.plural}.${this.group} "${key}" not found`);
+    if (!stored)
+      throw new StatusError(
+        404,
+        "NotFound",
+        `${this.plural}.${this.group} "${key.split("/").at(-1)}" not found`,
+        undefined,
+        {
+          name: key.split("/").at(-1)!,
+          group: this.group,
+          kind: this.plural,
+        },
+      );
     try {
       return structuredClone(await convertThroughWebhook(this.webhookUrl(), stored.body, `${this.group}/${version}`));
     } catch (error) {

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "crdshift";
 import { serve } from "crdshift/node";
-import { request } from "node:http";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
 import { registry } from "../../../examples";
 import { readMetricsAddress } from "../../../src/platforms/node/metrics-listener";
@@ -87,6 +88,32 @@ describe("serve() with CRDSHIFT_METRICS_BIND_ADDRESS", () => {
       expect((await server.listening).metricsUrl).toBeUndefined();
     } finally {
       await server.close();
+    }
+  });
+
+  it("an address it cannot bind is a ConfigError in one log line, the webhook's server closed too, not an uncaught error", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as AddressInfo;
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stderr, "write").mockImplementation((line) => {
+      lines.push(String(line));
+      return true;
+    });
+    try {
+      const server = serve(registry, { ...quiet, env: { CRDSHIFT_METRICS_BIND_ADDRESS: `127.0.0.1:${port}` } });
+      await expect(server.listening).rejects.toThrow(ConfigError);
+      await expect(server.listening).rejects.toThrow(
+        `CRDSHIFT_METRICS_BIND_ADDRESS "127.0.0.1:${port}": cannot listen there (EADDRINUSE)`,
+      );
+      await vi.waitFor(() => expect(server.server.listening).toBe(false));
+      await server.close();
+      const logged = lines.filter((line) => line.includes("configuration error"));
+      expect(logged).toHaveLength(1);
+      expect(JSON.parse(logged[0]!)).toMatchObject({ level: "error", msg: "configuration error" });
+    } finally {
+      write.mockRestore();
+      taken.close();
     }
   });
 
