@@ -29,7 +29,8 @@ export function functionUrlEvent(init: {
       "accept-encoding": "gzip",
       "user-agent": "kube-apiserver-admission",
       host: URL_HOST,
-      "x-amzn-trace-id": "Root=1-673f1b2c-0123456789abcdef01234567",
+      // Logged with every line: no value a test looks for in a line (the objects' port, 1234).
+      "x-amzn-trace-id": "Root=1-673f1b2c-9f8e7d6c5b4a39281706f5e4",
       "x-forwarded-for": init.sourceIp ?? "203.0.113.7",
       "x-forwarded-port": "443",
       "x-forwarded-proto": "https",

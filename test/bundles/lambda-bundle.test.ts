@@ -249,7 +249,7 @@ describe("the built Lambda bundle with a traced request", () => {
     expect(reviewLine(lambda, "traced-review")).toMatchObject({
       traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
       spanId: "00f067aa0ba902b7",
-      xrayTraceId: "1-673f1b2c-0123456789abcdef01234567",
+      xrayTraceId: "1-673f1b2c-9f8e7d6c5b4a39281706f5e4",
     });
   });
 
