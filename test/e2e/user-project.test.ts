@@ -241,4 +241,17 @@ describe("a CRD author's project using crdshift from its tarball", () => {
     expect(stdout).toContain("ok: every version of 1 kind(s) reaches every other one");
     expect(installed()).toEqual(before);
   });
+
+  it("says in one line what to install for crdshift migrate, whose cluster client is an optional peer the install leaves out", async () => {
+    expect(existsSync(join(project, "node_modules/@kubernetes/client-node"))).toBe(false);
+    const { code, stdout, stderr } = await run("npx", ["--no-install", "crdshift", "migrate", "plan", "--all"], {
+      cwd: project,
+      allowFailure: true,
+    });
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr.trim().split("\n")).toEqual([
+      expect.stringContaining("crdshift migrate needs @kubernetes/client-node 1.x beside crdshift: npm install"),
+    ]);
+  });
 });
