@@ -32,20 +32,23 @@ describe("the package's exports", () => {
     }
   });
 
-  it("ship only dist/ and the command, need zod from the user, and the CDK and CloudWatch SDK only when used", () => {
+  it("ship only dist/ and the command, need zod from the user, and the CDK, the CloudWatch SDK and migrate's cluster client only when used", () => {
     expect(pkg.files).toEqual(["dist", "bin"]);
     expect(Object.keys(pkg.peerDependencies).sort()).toEqual([
       "@aws-sdk/client-cloudwatch",
+      "@kubernetes/client-node",
       "aws-cdk-lib",
       "constructs",
       "zod",
     ]);
     expect(Object.keys(pkg.peerDependenciesMeta).sort()).toEqual([
       "@aws-sdk/client-cloudwatch",
+      "@kubernetes/client-node",
       "aws-cdk-lib",
       "constructs",
     ]);
     expect(pkg.dependencies).not.toHaveProperty("zod");
+    expect(pkg.dependencies).not.toHaveProperty("@kubernetes/client-node");
     expect(pkg.dependencies).toHaveProperty("esbuild"); // the CLI loads TypeScript registries with it
   });
 });
