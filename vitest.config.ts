@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import ts from "typescript";
@@ -29,6 +30,7 @@ const UNIT_LEAVES_OUT = UNIT
       "test/json/lambda-runtime-json.test.ts", // a child Node 22, fetched from the npm registry once
       "test/platforms/node/**", // the Node server over real TCP sockets
       "test/shadow/live-replies.test.ts", // every hostile candidate against every review case, twice
+      "test/migration/**", // a stand-in apiserver over TLS and the Node server, a process each
     ]
   : [];
 
@@ -57,6 +59,9 @@ const NODE_TEST = {
 
 export default defineConfig({
   test: {
+    // Vitest leaves one core free by default, which on 2 cores is one worker: the quick loop
+    // takes both. npm test keeps the default, its process tests' headroom on a loaded machine.
+    ...(UNIT ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
     projects: [
       {
         resolve: { alias },
