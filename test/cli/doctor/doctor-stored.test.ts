@@ -74,6 +74,19 @@ async function simulatedFill(server: LocalServer, objects: number, atOnce: numbe
   return Number(stdout);
 }
 
+const within = (estimated: number, measured: number) => Math.abs(estimated - measured) <= TOLERANCE * measured;
+
+/**
+ * An estimate and a simulated fill run at different moments, and on a loaded machine a burst of
+ * other work can fall in one and not the other: up to three tries, the last one asserted. An
+ * estimator that is wrong (ten at once as a tenth of one at a time) misses in every try.
+ */
+async function timed<T>(attempt: () => Promise<T>, close: (result: T) => boolean): Promise<T> {
+  let result = await attempt();
+  for (let tries = 1; tries < 3 && !close(result); tries++) result = await attempt();
+  return result;
+}
+
 function expectWithin(estimated: number, measured: number) {
   expect(Math.abs(estimated - measured), `estimated ${estimated} ms, measured ${measured} ms`).toBeLessThanOrEqual(
     TOLERANCE * measured,
@@ -89,15 +102,22 @@ describe("crdshift doctor --stored against a webhook that serves calls side by s
 
   it("estimates a cache's fill one at a time and 10 at once within 20 % of a simulated fill", async () => {
     const objects = 120;
-    const { figures } = await estimate(server, objects);
+    const { figures, one, ten } = await timed(
+      async () => ({
+        ...(await estimate(server, objects)),
+        one: await simulatedFill(server, objects, 1),
+        ten: await simulatedFill(server, objects, 10),
+      }),
+      ({ figures, one, ten }) => within(figures.oneAtATimeMs!, one) && within(figures.tenAtOnceMs!, ten),
+    );
     expect(figures.objects).toBe(objects);
     // Three served versions, one of them storage.
     expect(figures.caches).toBe(2);
-    expectWithin(figures.oneAtATimeMs!, await simulatedFill(server, objects, 1));
-    expectWithin(figures.tenAtOnceMs!, await simulatedFill(server, objects, 10));
+    expectWithin(figures.oneAtATimeMs!, one);
+    expectWithin(figures.tenAtOnceMs!, ten);
     // Ten at once is far faster here: what the simulated fill found too.
     expect(figures.tenAtOnceMs!).toBeLessThan(figures.oneAtATimeMs! / 4);
-  }, 90_000);
+  }, 150_000);
 
   it("warns past a minute, in the text report, with what to do", async () => {
     const { stdout } = await crdshift(
@@ -127,13 +147,16 @@ describe("crdshift doctor --stored against a webhook that serves one call at a t
 
   it("does not estimate 10 at once as ten times faster: within 20 % of a simulated fill, and says why", async () => {
     const objects = 60;
-    const { figures, findings } = await estimate(server, objects);
-    expectWithin(figures.tenAtOnceMs!, await simulatedFill(server, objects, 10));
+    const { figures, findings, ten } = await timed(
+      async () => ({ ...(await estimate(server, objects)), ten: await simulatedFill(server, objects, 10) }),
+      ({ figures, ten }) => within(figures.tenAtOnceMs!, ten),
+    );
+    expectWithin(figures.tenAtOnceMs!, ten);
     expect(figures.tenAtOnceMs!).toBeGreaterThan(0.8 * figures.oneAtATimeMs!);
     expect(findings.find((finding) => finding.code === "fill-estimate")!.message).toMatch(
       /10 at once was only \d\.\d times as fast as one at a time: the webhook takes calls in turn, so the 2 caches filling side by side share it and each takes up to 2 times as long$/,
     );
-  }, 60_000);
+  }, 90_000);
 });
 
 describe("crdshift doctor --stored, --stored-file: bad input", () => {
