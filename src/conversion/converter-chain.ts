@@ -6,7 +6,7 @@ import { converterErrorText, inStep } from "./failure-messages";
 import type { JsonObject } from "../json";
 import { schemaIssue } from "./validate";
 import { refuse } from "./refusal";
-import type { ResultLimits } from "./result-budget";
+import { ResultBudget, type ResultLimits } from "./result-budget";
 
 /**
  * Runs the converters of a route from step `first` on, each on the previous one's result, and
@@ -67,7 +67,9 @@ function checkedResult(
 ): JsonObject {
   const where = inStep(steps, step);
   // The copy first: the check then reads what will be sent (a lost `__proto__` field back in place).
-  const result = readResult(output, { last, held, step: where, limits });
+  // One count for the result and, for the last step, the labels and annotations read after it.
+  const budget = new ResultBudget(limits.maxBytes, limits.time);
+  const result = readResult(output, { last, held, step: where, limits, budget });
   const issue = schemaIssue(step.schema, result);
   if (issue) {
     throw new ConversionFailure(
@@ -76,7 +78,7 @@ function checkedResult(
     );
   }
   // The last result's metadata is the converter's (converter-result.ts): what the guard needs of it, read now.
-  if (last) result.metadata = readConvertedMaps(result, where);
+  if (last) result.metadata = readConvertedMaps(result, where, budget);
   return result;
 }
 

@@ -30,13 +30,18 @@ export interface ResultOptions {
   step: string;
   /** What the result may take. */
   limits: ResultLimits;
+  /**
+   * The count to read it under, or a new one of `limits`: the last step's is passed on to
+   * `readConvertedMaps`, so its labels and annotations are counted with the rest.
+   */
+  budget?: ResultBudget | undefined;
 }
 
 /** The converter's result as crdshift's own plain object; throws a converter-error ConversionFailure. */
 export function readResult(output: unknown, options: ResultOptions): JsonObject {
   try {
     const { limits } = options;
-    const budget = new ResultBudget(limits.maxBytes, limits.time);
+    const budget = options.budget ?? new ResultBudget(limits.maxBytes, limits.time);
     const walk = new ResultWalk(options.held, objectPrototypeIsPolluted(), limits.maxDepth, budget);
     const view = typeof output === "object" && output !== null ? walk.view(output, "") : output;
     if (typeof view !== "object" || view === null || isArray(view)) {
@@ -57,9 +62,12 @@ const NO_MAPS = new ConvertedMaps(undefined, undefined);
 /**
  * The labels and annotations of the last step's result (`readResult` with `last`, which left
  * its metadata as the converter's), read once as the metadata guard reads them: without
- * toJSON, a map as its own names and values. Throws a converter-error ConversionFailure.
+ * toJSON, a map as its own names and values. Counted under `budget`, the one the rest of the
+ * result was read under: a map of millions of entries, a value of hundreds of megabytes, or
+ * getters that take too long fail as the rest of a result would (result-too-large,
+ * result-too-slow). Throws a converter-error ConversionFailure.
  */
-export function readConvertedMaps(result: JsonObject, step: string): ConvertedMaps {
+export function readConvertedMaps(result: JsonObject, step: string, budget: ResultBudget): ConvertedMaps {
   const { metadata } = result;
   if (typeof metadata !== "object" || metadata === null) return NO_MAPS;
   try {
@@ -68,10 +76,10 @@ export function readConvertedMaps(result: JsonObject, step: string): ConvertedMa
     throw failure(within(error, "metadata"), step);
   }
   const map = metadata as JsonObject;
-  return new ConvertedMaps(readMap(map, "labels", step), readMap(map, "annotations", step));
+  return new ConvertedMaps(readMap(map, "labels", step, budget), readMap(map, "annotations", step, budget));
 }
 
-function readMap(metadata: JsonObject, field: "labels" | "annotations", step: string): unknown {
+function readMap(metadata: JsonObject, field: "labels" | "annotations", step: string, budget: ResultBudget): unknown {
   try {
     let value: unknown = field === "labels" ? metadata.labels : metadata.annotations;
     if (typeof value !== "object" || value === null) return value;
@@ -86,10 +94,32 @@ function readMap(metadata: JsonObject, field: "labels" | "annotations", step: st
       if (typeof value !== "object" || value === null) return value;
       if (Array.isArray(value)) return [];
     }
-    return MapRead.of(value);
+    return countedMap(value, budget);
   } catch (error) {
     throw failure(within(within(error, field), "metadata"), step);
   }
+}
+
+/**
+ * `MapRead.of`, counted: the number of names before any value is read (a proxy's names are
+ * whatever its trap returns), then each name and value as JSON writes them. A value that is not
+ * a string the guard refuses (labels-invalid, annotations-invalid): it counts one byte.
+ */
+function countedMap(map: object, budget: ResultBudget): MapRead {
+  const keys = Object.keys(map);
+  budget.chargeMap(keys.length);
+  const values = Object.values(map);
+  // A getter may remove names while Object.values runs: only the names it read are counted.
+  const count = Math.min(keys.length, values.length);
+  for (let i = 0; i < count; i++) {
+    const value = values[i];
+    try {
+      budget.charge(keys[i]!.length + (typeof value === "string" ? value.length + 6 : 5));
+    } catch (error) {
+      throw within(error, keys[i]!);
+    }
+  }
+  return new MapRead(keys, values);
 }
 
 /**

@@ -66,6 +66,22 @@ export class ResultBudget {
     this.charge(1);
   }
 
+  /**
+   * A map of `count` entries (labels, annotations), before any value is read: each takes at
+   * least six bytes (a name and a value in quotes, a colon and a comma), so a count the limit
+   * cannot hold fails here. Its names and values are counted as they are read.
+   */
+  chargeMap(count: number): void {
+    if (6 * count > this.left + this.rest)
+      throw new Unreadable(
+        `holds a map of ${count} entries`,
+        `, more than fit in ${this.maxBytes} bytes of JSON, this webhook's limit per object (CRDSHIFT_MAX_OBJECT_BYTES)`,
+        undefined,
+        "result-too-large",
+      );
+    this.charge(1);
+  }
+
   private overdrawn(): void {
     const room = this.left + this.rest;
     if (room < 0)
