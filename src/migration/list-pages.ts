@@ -6,9 +6,9 @@ import type { StorageState } from "./storage-state";
 const RESTARTS = 3;
 
 /**
- * Every object of the CRD, a page at a time (`limit` and `continue`), read in the storage
- * version: the apiserver converts each object stored in another version on the way, so a
- * list that succeeds has proven the webhook for every stored object. A continue token that
+ * Every object of the CRD, a page at a time (`limit` and `continue`), read in the version requests
+ * go through (the storage version when it is served): the apiserver converts each object stored
+ * in another version on the way, so a list that succeeds has proven the webhook for every stored object. A continue token that
  * outlived etcd's compaction (410 Gone) is followed by the one its Status offers (an
  * inconsistent list: anything written since is stored in the storage version already), else
  * the list starts over from its first page (never ends early: an object not listed is not
@@ -28,11 +28,11 @@ export async function* listPages(
   for (;;) {
     let page: { items?: Record<string, unknown>[]; metadata?: { continue?: string } };
     try {
-      page = (await cluster.call({ verb: "list", resource, doing: `listing ${resource} in ${state.storage}` }, () =>
+      page = (await cluster.call({ verb: "list", resource, doing: `listing ${resource} in ${state.through}` }, () =>
         cluster.objects.listClusterCustomObject(
           {
             group,
-            version: state.storage,
+            version: state.through,
             plural,
             limit: pageSize,
             ...(token !== undefined ? { _continue: token } : {}),
@@ -47,7 +47,7 @@ export async function* listPages(
       if (token === undefined && ++restarts > RESTARTS)
         throw new MigrationError(
           "api-error",
-          `listing ${resource} in ${state.storage}: the continue token expired (410) ${restarts} times with no token to go on with; run crdshift migrate again, perhaps with a larger --page-size`,
+          `listing ${resource} in ${state.through}: the continue token expired (410) ${restarts} times with no token to go on with; run crdshift migrate again, perhaps with a larger --page-size`,
           { cause: error.cause },
         );
       continue;
@@ -58,9 +58,19 @@ export async function* listPages(
   }
 }
 
-/** How many objects the CRD has, counted a page at a time. */
+/** How many objects the CRD has, counted a page at a time, each once (by uid) when a list starts over. */
 export async function countObjects(cluster: Cluster, state: StorageState, pageSize: number): Promise<number> {
-  let count = 0;
-  for await (const items of listPages(cluster, state, pageSize)) count += items.length;
-  return count;
+  const seen = new Set<string>();
+  for await (const items of listPages(cluster, state, pageSize)) for (const item of items) seen.add(identityOf(item));
+  return seen.size;
+}
+
+/**
+ * An object's identity across lists: its metadata.uid (a list that starts over after an expired
+ * continue token lists again the objects of its first pages), else its namespace and name.
+ */
+export function identityOf(object: Record<string, unknown>): string {
+  const metadata = (object.metadata ?? {}) as { uid?: unknown; name?: unknown; namespace?: unknown };
+  if (typeof metadata.uid === "string" && metadata.uid !== "") return `uid:${metadata.uid}`;
+  return `name:${String(metadata.namespace ?? "")}/${String(metadata.name)}`;
 }

@@ -29,7 +29,7 @@ export interface MigrateResult {
   /** How the objects were rewritten, if they were. */
   through: "nothing-to-do" | "storage-version-migration" | "no-op-updates";
   counts?: RewriteCounts;
-  /** The StorageVersionMigration created, by name. */
+  /** The StorageVersionMigration created (or one an earlier run left running, followed), by name. */
   migration?: string;
   /** Who left storedVersions at the storage version alone. */
   prunedBy?: "crdshift" | "apiserver";
@@ -47,6 +47,7 @@ export interface MigrateResult {
 export async function migrateCrd(cluster: Cluster, name: string, options: MigrateOptions): Promise<MigrateResult> {
   const result = await migrateObjects(cluster, name, options);
   if (!options.pruneManagedFields) return result;
+  assertServed(result.before);
   return { ...result, managedFields: await pruneManagedFields(cluster, result.before, options) };
 }
 
@@ -54,6 +55,7 @@ async function migrateObjects(cluster: Cluster, name: string, options: MigrateOp
   const before = await readStorageState(cluster, name);
   assertReady(before, options.expectedStorage);
   if (before.stale.length === 0) return { crd: name, before, through: "nothing-to-do" };
+  assertServed(before);
   const api = options.useApi === false ? undefined : await servedMigrationApi(cluster);
   let result: MigrateResult;
   if (api) {
@@ -93,5 +95,17 @@ export function assertReady(state: StorageState, expectedStorage: string | undef
     throw new MigrationError(
       "not-ready",
       `the cluster's CRD ${state.crd.name} stores ${state.storage}, the file marks ${expectedStorage} storage: true: apply the file first (kubectl apply -f), then migrate`,
+    );
+}
+
+/**
+ * A CRD that serves no version has no endpoint to list or write its objects through (the
+ * apiserver serves none for a version marked `served: false`): nothing can migrate them.
+ */
+export function assertServed(state: StorageState): void {
+  if (state.through === "")
+    throw new MigrationError(
+      "api-error",
+      `the cluster's CRD ${state.crd.name} serves no version (every one of ${state.crd.versions.map((version) => version.name).join(", ")} is served: false), so its objects cannot be listed or written: mark one served: true (kubectl edit crd ${state.crd.name}), then migrate`,
     );
 }

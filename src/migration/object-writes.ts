@@ -25,7 +25,7 @@ export async function writeObject(
   const namespace =
     typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : undefined;
   const who = namespace ? `${namespace}/${name}` : name;
-  const where = { group, version: state.storage, plural, name };
+  const where = { group, version: state.through, plural, name };
   let current = object;
   for (let attempt = 1; ; attempt++) {
     const body = patchFor(current);

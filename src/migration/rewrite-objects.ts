@@ -1,7 +1,7 @@
 import { inPool } from "./bounded-pool";
 import type { Cluster } from "./cluster";
-import { listPages } from "./list-pages";
-import { resourceVersionOf, writeObject } from "./object-writes";
+import { identityOf, listPages } from "./list-pages";
+import { resourceVersionOf, writeObject, type WriteOutcome } from "./object-writes";
 import type { StorageState } from "./storage-state";
 
 export interface RewriteOptions {
@@ -16,6 +16,7 @@ export interface RewriteOptions {
 }
 
 export interface RewriteCounts {
+  /** Distinct objects listed (by uid): a list that starts over lists its first pages again. */
   listed: number;
   rewritten: number;
   /** Deleted between the list and the write (404): nothing left to migrate. */
@@ -42,12 +43,23 @@ export async function rewriteObjects(
 ): Promise<RewriteCounts> {
   const counts: RewriteCounts = { listed: 0, rewritten: 0, gone: 0, conflicts: 0, expiredPages: 0 };
   const noOp = (object: Record<string, unknown>) => ({ metadata: { resourceVersion: resourceVersionOf(object) } });
+  // Each object counts once, by its last outcome: listed again after a restarted list, it is
+  // written again (a no-op the apiserver skips), not counted again.
+  const outcomes = new Map<string, "rewritten" | "gone">();
+  const record = (identity: string, outcome: WriteOutcome) => {
+    const before = outcomes.get(identity);
+    if (before !== undefined) counts[before]--;
+    const now = outcome === "gone" ? "gone" : "rewritten";
+    outcomes.set(identity, now);
+    counts[now]++;
+  };
+  const seen = new Set<string>();
   for await (const items of listPages(cluster, state, options.pageSize, () => counts.expiredPages++)) {
-    counts.listed += items.length;
+    for (const item of items) seen.add(identityOf(item));
+    counts.listed = seen.size;
     await inPool(items, options.concurrency, async (item) => {
       const outcome = await writeObject(cluster, state, item, noOp, options.attempts, () => counts.conflicts++);
-      if (outcome === "gone") counts.gone++;
-      else counts.rewritten++;
+      record(identityOf(item), outcome);
       options.progress?.(counts);
     });
   }

@@ -1,3 +1,4 @@
+import { sortVersions } from "../conversion/version-order";
 import { type CrdManifest, readCrd } from "../kube/crd";
 import type { Cluster } from "./cluster";
 
@@ -11,6 +12,13 @@ export interface StorageState {
   storage: string;
   /** `status.storedVersions`: every version objects may still be stored in. */
   storedVersions: string[];
+  /**
+   * The version every list, read and write goes through: the storage version when it is served,
+   * else the served version of highest Kubernetes priority (the apiserver serves no endpoint for
+   * a version marked `served: false`, and stores every write in the storage version whatever
+   * version the request used). Empty when the CRD serves no version at all.
+   */
+  through: string;
   /** Stored versions other than the storage version: what a migration rewrites away. */
   stale: string[];
   /** The CRD's metadata.resourceVersion, the precondition of the status update. */
@@ -44,10 +52,13 @@ export function storageStateOf(document: Record<string, unknown>, name: string):
   const crd = readCrd(document, `the cluster's CRD ${name}`);
   const storage = crd.versions.find((version) => version.storage)?.name ?? "";
   const storedVersions = crd.storedVersions ?? [];
+  const served = crd.versions.filter((version) => version.served).map((version) => version.name);
+  const through = served.includes(storage) ? storage : (sortVersions(served)[0] ?? "");
   const metadata = (document.metadata ?? {}) as { resourceVersion?: unknown; generation?: unknown };
   return {
     crd,
     storage,
+    through,
     storedVersions,
     stale: storedVersions.filter((version) => version !== storage),
     resourceVersion: String(metadata.resourceVersion ?? ""),

@@ -99,6 +99,24 @@ describe("crdshift migrate, by no-op updates", () => {
     expect(result.code).toBe(0);
     expect(new Set(Object.values(storedVersions(apiserver)))).toEqual(new Set(["v1"]));
     expect(apiserver.storedVersions).toEqual(["v1"]);
+    // The objects of the first page, listed again by the restarted list, count once.
+    expect(result.stdout).toBe(
+      "crontabs.example.com: 10 of 10 objects rewritten in v1, 1 expired list pages continued; status.storedVersions set to [v1] (was v1beta1, v1)\n",
+    );
+  }, 60_000);
+
+  it("counts each object once after a restarted list, an object deleted before the restart counted as deleted, not listed", async () => {
+    const { apiserver, kubeconfig } = await cluster({});
+    apiserver.hooks.expireNextContinue = true;
+    apiserver.hooks.expireWithoutToken = true;
+    apiserver.hooks.beforePatch = (key) => {
+      if (key === "default/old-1") apiserver.store.objects.delete(key);
+    };
+    const result = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig, "--page-size", "3"]);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe(
+      "crontabs.example.com: 9 of 10 objects rewritten in v1, 1 deleted meanwhile, 1 expired list pages continued; status.storedVersions set to [v1] (was v1beta1, v1)\n",
+    );
   }, 60_000);
 
   it("prunes nothing when the storage version was switched away and back during the run (objects written meanwhile are stored in v1beta1)", async () => {
@@ -182,6 +200,47 @@ describe("crdshift migrate, by no-op updates", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/needs "patch" on customresourcedefinitions\/status/);
     expect(new Set(Object.values(storedVersions(apiserver)))).toEqual(new Set(["v1"]));
+    expect(apiserver.storedVersions).toEqual(["v1beta1", "v1"]);
+  }, 60_000);
+});
+
+describe("crdshift migrate, when the storage version is not served", () => {
+  const storageNotServed = (apiserver: ApiserverStandIn) => {
+    const versions = (apiserver.crd.spec as { versions: { name: string; served: boolean }[] }).versions;
+    versions.find((version) => version.name === "v1")!.served = false;
+  };
+
+  it("lists and writes through the served version of highest priority (v1beta1), every object stored in v1, and says so", async () => {
+    const { apiserver, kubeconfig } = await cluster({});
+    storageNotServed(apiserver);
+    const plan = await crdshift(["migrate", "plan", "crontabs.example.com", "--kubeconfig", kubeconfig]);
+    expect(plan.stderr).toBe("");
+    expect(plan.stdout).toContain(
+      "  requests through: v1beta1 (v1 is served: false; the apiserver stores every write in v1 whatever version it came through)\n  objects:          10, each read in v1beta1",
+    );
+    const result = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig, "--page-size", "4"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      "crontabs.example.com: 10 of 10 objects rewritten in v1 (through v1beta1, v1 being served: false); status.storedVersions set to [v1] (was v1beta1, v1)\n",
+    );
+    expect(new Set(Object.values(storedVersions(apiserver)))).toEqual(new Set(["v1"]));
+    expect(apiserver.storedVersions).toEqual(["v1"]);
+    expect(apiserver.requests.filter((request) => request.startsWith("PATCH /apis/example.com/v1/"))).toEqual([]);
+    expect(apiserver.requests.some((request) => request.startsWith("PATCH /apis/example.com/v1beta1/"))).toBe(true);
+  }, 60_000);
+
+  it("names the CRD and exits 2 when it serves no version at all, writing nothing", async () => {
+    const { apiserver, kubeconfig } = await cluster({});
+    for (const version of (apiserver.crd.spec as { versions: { served: boolean }[] }).versions) version.served = false;
+    for (const args of [["migrate"], ["migrate", "plan"]]) {
+      const result = await crdshift([...args, "crontabs.example.com", "--kubeconfig", kubeconfig]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        "crdshift migrate: the cluster's CRD crontabs.example.com serves no version (every one of v1alpha1, v1beta1, v1 is served: false), so its objects cannot be listed or written: mark one served: true (kubectl edit crd crontabs.example.com), then migrate\n",
+      );
+    }
+    expect(apiserver.store.writes).toEqual([]);
     expect(apiserver.storedVersions).toEqual(["v1beta1", "v1"]);
   }, 60_000);
 });
@@ -275,6 +334,53 @@ describe("crdshift migrate, through the StorageVersionMigration API", () => {
     );
     expect(apiserver.storedVersions).toEqual(["v1"]);
     expect(apiserver.requests.filter((request) => request.startsWith("PATCH /apis/example.com"))).toEqual([]);
+  }, 60_000);
+
+  it("reads the StorageVersionMigration again after a failed read (503), the migration going on in the cluster", async () => {
+    const { apiserver, kubeconfig } = await cluster({ migrationApi: "v1" });
+    apiserver.hooks.failMigrationReads = 2;
+    const result = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig]);
+    expect(result.code).toBe(0);
+    expect(apiserver.hooks.failMigrationReads).toBe(0);
+    expect(result.stderr).toMatch(/HTTP 503.*reading it again\n/);
+    expect(result.stdout).toMatch(/StorageVersionMigration .* succeeded; status\.storedVersions set to \[v1\]/);
+    expect(apiserver.migrations.created.size).toBe(1);
+    expect(apiserver.storedVersions).toEqual(["v1"]);
+  }, 60_000);
+
+  it("gives up after a bounded number of failed reads in a row, saying the migration goes on", async () => {
+    const { apiserver, kubeconfig } = await cluster({ migrationApi: "v1" });
+    apiserver.hooks.failMigrationReads = 100;
+    const result = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /crdshift migrate: reading the StorageVersionMigration \S+ failed with HTTP 503.* \(5 reads in a row\); the StorageVersionMigration \S+ goes on in the cluster: run crdshift migrate again to follow it\n$/,
+    );
+    expect(apiserver.hooks.failMigrationReads).toBe(95);
+    expect(apiserver.storedVersions).toEqual(["v1beta1", "v1"]);
+  }, 60_000);
+
+  it("follows, on a rerun, the StorageVersionMigration an earlier run left running (found by its label), creating no second one", async () => {
+    const { apiserver, kubeconfig } = await cluster({ migrationApi: "v1" });
+    let release = () => {};
+    apiserver.hooks.holdMigrations = new Promise<void>((resolve) => (release = resolve));
+    const first = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig, "--timeout", "1"]);
+    expect(first.code).toBe(2);
+    expect(first.stderr).toMatch(/did not finish within 1 s; it goes on in the cluster/);
+    const [name] = [...apiserver.migrations.created.keys()];
+    expect(apiserver.migrations.created.get(name!)!.metadata.labels).toEqual({
+      "app.kubernetes.io/managed-by": "crdshift",
+    });
+    setTimeout(release, 500);
+    const second = await crdshift(["migrate", "crontabs.example.com", "--kubeconfig", kubeconfig]);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(`StorageVersionMigration ${name}: created by an earlier run, followed\n`);
+    expect(second.stdout).toMatch(
+      new RegExp(`^crontabs\\.example\\.com: the StorageVersionMigration ${name} succeeded;`),
+    );
+    expect(apiserver.migrations.created.size).toBe(1);
+    expect(apiserver.storedVersions).toEqual(["v1"]);
+    expect(new Set(Object.values(storedVersions(apiserver)))).toEqual(new Set(["v1"]));
   }, 60_000);
 
   it("stops on a failed StorageVersionMigration, quoting its condition, with storedVersions untouched", async () => {

@@ -1,6 +1,7 @@
 import type { Registry } from "../../conversion";
 import {
   assertReady,
+  assertServed,
   type Cluster,
   countObjects,
   MigrationError,
@@ -20,12 +21,13 @@ export interface PlanOptions {
 
 /**
  * What a migration of one CRD would do, writing nothing: its storage state, its objects counted
- * by reading each in the storage version (which makes the apiserver convert every one stored
+ * by reading each in the version requests go through (which makes the apiserver convert every one stored
  * elsewhere, the same conversions the migration needs), the path it would take, and doctor's
  * findings about the CRD and its webhook when a registry is at hand.
  */
 export async function planCrd(cluster: Cluster, name: string, options: PlanOptions): Promise<CrdPlan> {
   const state = await readStorageState(cluster, name);
+  assertServed(state);
   const plan: CrdPlan = { state, blockers: [], webhook: [] };
   try {
     assertReady(state, options.expectedStorage);

@@ -21,9 +21,13 @@ export function formatPlan(plan: CrdPlan): string {
     `  storage version:  ${state.storage} (storage: true)`,
     `  storedVersions:   ${state.storedVersions.join(", ") || "(none)"}`,
   ];
+  if (state.through !== state.storage)
+    lines.push(
+      `  requests through: ${state.through} (${state.storage} is served: false; the apiserver stores every write in ${state.storage} whatever version it came through)`,
+    );
   if (plan.objects !== undefined)
     lines.push(
-      `  objects:          ${plan.objects}, each read in ${state.storage} (the apiserver converted those stored in another version through the webhook)`,
+      `  objects:          ${plan.objects}, each read in ${state.through} (the apiserver converted those stored in another version through the webhook)`,
     );
   lines.push(...plan.webhook.map((line) => `  webhook:          ${line}`));
   if (plan.blockers.length > 0) {
@@ -63,7 +67,9 @@ export function formatResult(result: MigrateResult): string {
 
 function summary(result: MigrateResult): string {
   const counts = result.counts!;
-  const parts = [`${counts.rewritten} of ${counts.listed} objects rewritten in ${result.before.storage}`];
+  const { storage, through } = result.before;
+  const via = through !== storage ? ` (through ${through}, ${storage} being served: false)` : "";
+  const parts = [`${counts.rewritten} of ${counts.listed} objects rewritten in ${storage}${via}`];
   if (counts.gone > 0) parts.push(`${counts.gone} deleted meanwhile`);
   if (counts.conflicts > 0) parts.push(`${counts.conflicts} conflicts retried`);
   if (counts.expiredPages > 0) parts.push(`${counts.expiredPages} expired list pages continued`);

@@ -25,6 +25,10 @@ export interface StandInHooks {
   expireNextContinue?: boolean;
   /** With expireNextContinue: a 410 that offers no inconsistent continue token (start the list again). */
   expireWithoutToken?: boolean;
+  /** Answers this many reads of a StorageVersionMigration by name with a 503, the migration going on. */
+  failMigrationReads?: number;
+  /** Holds every StorageVersionMigration Running, its objects not yet rewritten, until it resolves. */
+  holdMigrations?: Promise<void>;
 }
 
 /**
@@ -161,8 +165,16 @@ export class ApiserverStandIn {
         this.authorize("create", resource);
         return this.migrations.create(body ?? {}, parts[2]!);
       }
+      if (parts[4] === undefined) {
+        this.authorize("list", resource);
+        return this.migrations.list(parts[2]!, url.searchParams.get("labelSelector"));
+      }
       this.authorize("get", resource);
-      return this.migrations.get(parts[4]!);
+      if (this.hooks.failMigrationReads) {
+        this.hooks.failMigrationReads--;
+        throw new StatusError(503, "ServiceUnavailable", "the server is currently unable to handle the request");
+      }
+      return this.migrations.get(parts[4]);
     }
     if (parts[1] === this.group) return this.customObjects(method, parts, url, body, req.headers["content-type"]);
     throw new StatusError(404, "NotFound", `the server could not find the requested resource`);

@@ -12,7 +12,7 @@ interface Condition {
 interface Migration {
   apiVersion: string;
   kind: "StorageVersionMigration";
-  metadata: { name: string; resourceVersion: string };
+  metadata: { name: string; resourceVersion: string; labels?: Record<string, string>; creationTimestamp: string };
   spec: { resource: { group: string; resource: string } };
   status: { conditions?: Condition[] };
 }
@@ -30,14 +30,23 @@ export class StorageMigrations {
   constructor(private readonly apiserver: ApiserverStandIn) {}
 
   create(body: Record<string, unknown>, version: string): Migration {
-    const metadata = (body.metadata ?? {}) as { name?: string; generateName?: string };
+    const metadata = (body.metadata ?? {}) as {
+      name?: string;
+      generateName?: string;
+      labels?: Record<string, string>;
+    };
     const spec = body.spec as Migration["spec"] | undefined;
     if (!spec?.resource?.resource) throw new StatusError(422, "Invalid", "spec.resource.resource: Required value");
     const name = metadata.name ?? `${metadata.generateName ?? ""}${(++this.count).toString(36).padStart(5, "x")}`;
     const migration: Migration = {
       apiVersion: `storagemigration.k8s.io/${version}`,
       kind: "StorageVersionMigration",
-      metadata: { name, resourceVersion: "1" },
+      metadata: {
+        name,
+        resourceVersion: "1",
+        creationTimestamp: new Date().toISOString(),
+        ...(metadata.labels ? { labels: metadata.labels } : {}),
+      },
       spec,
       status: {},
     };
@@ -50,6 +59,23 @@ export class StorageMigrations {
     const migration = this.created.get(name);
     if (!migration) throw new StatusError(404, "NotFound", `storageversionmigrations "${name}" not found`);
     return migration;
+  }
+
+  /** The list, by a label selector of `key=value` terms only (all crdshift sends). */
+  list(version: string, selector: string | null): unknown {
+    const terms = (selector ?? "")
+      .split(",")
+      .filter(Boolean)
+      .map((term) => term.split("=") as [string, string]);
+    const items = [...this.created.values()].filter((migration) =>
+      terms.every(([key, value]) => migration.metadata.labels?.[key] === value),
+    );
+    return {
+      apiVersion: `storagemigration.k8s.io/${version}`,
+      kind: "StorageVersionMigrationList",
+      metadata: { resourceVersion: "1" },
+      items,
+    };
   }
 
   private async run(migration: Migration): Promise<void> {
@@ -68,6 +94,7 @@ export class StorageMigrations {
       ];
     };
     set("Running");
+    await apiserver.hooks.holdMigrations;
     const storage = apiserver.storageVersion();
     for (const key of apiserver.store.keys()) {
       try {

@@ -52,10 +52,9 @@ export class StoredObjects {
   seed(body: Record<string, unknown>): void {
     const metadata = body.metadata as { name: string; namespace?: string };
     const version = String(body.apiVersion).split("/")[1]!;
-    const stamped = {
-      ...body,
-      metadata: { ...metadata, resourceVersion: this.nextRevision(), uid: `uid-${metadata.name}` },
-    };
+    // A uid unique in the cluster, as the apiserver's are (two namespaces may hold the same name).
+    const uid = `uid-${metadata.namespace ?? ""}-${metadata.name}`;
+    const stamped = { ...body, metadata: { ...metadata, resourceVersion: this.nextRevision(), uid } };
     this.objects.set(StoredObjects.key(metadata.namespace, metadata.name), { body: stamped, storedVersion: version });
   }
 
