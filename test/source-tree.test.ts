@@ -52,7 +52,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   "platforms/lambda": ["log.ts", "json", "conversion", "metrics", "server"],
   "platforms/aws-cdk": ["platforms/lambda"],
   testing: ["kube", "check"],
-  migration: ["kube"],
+  migration: ["kube", "conversion"],
   cli: ["outcome.ts", "log.ts", "json", "kube", "conversion", "compare", "codegen", "check", "server", "migration"],
   "index.ts": ["log.ts", "kube", "conversion", "metrics", "server"],
 };

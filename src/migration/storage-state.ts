@@ -1,4 +1,4 @@
-import { sortVersions } from "../conversion/version-order";
+import { sortVersions } from "../conversion";
 import { type CrdManifest, readCrd } from "../kube/crd";
 import type { Cluster } from "./cluster";
 
