@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { createRequire } from "node:module";
+import type * as PromClient from "prom-client";
 import { REJECTION_STATUS } from "../../outcome";
 import type { Metrics } from "../metrics";
 
@@ -24,7 +25,15 @@ export interface PrometheusMetrics {
 const LATENCY_BUCKETS = Array.from({ length: 16 }, (_, i) => 0.001 * 2 ** i);
 const CRD_FROM_TO = ["crd", "from_version", "to_version"] as const;
 
+/**
+ * prom-client, loaded when a sink is made rather than when crdshift/node is imported: it takes
+ * tens of milliseconds to load, which a server without CRDSHIFT_METRICS_BIND_ADDRESS (most of
+ * them) would pay at every start. It is CommonJS, so it loads synchronously.
+ */
+const promClient = (): typeof PromClient => createRequire(import.meta.url)("prom-client") as typeof PromClient;
+
 export function createPrometheusMetrics(options: { processMetrics?: boolean } = {}): PrometheusMetrics {
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = promClient();
   const register = new Registry();
   const registers = [register];
   const latency = new Histogram({

@@ -1,4 +1,6 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { ConfigError } from "crdshift";
 import { serve } from "crdshift/node";
 import { createServer, request } from "node:http";
@@ -129,5 +131,41 @@ describe("serve() with CRDSHIFT_METRICS_BIND_ADDRESS", () => {
     expect(() => serve(registry, { ...quiet, env: { CRDSHIFT_METRICS_BIND_ADDRESS: "9090" } })).toThrow(
       /CRDSHIFT_METRICS_BIND_ADDRESS must be host:port/,
     );
+  });
+});
+
+describe("prom-client", () => {
+  // A child Node with the built package (npm test builds it first): this process may have
+  // loaded prom-client already.
+  const loadedAfter = (serveWith: string) => {
+    const script = `
+      import { createRequire } from "node:module";
+      import { createRegistry } from "./dist/index.js";
+      import { serve } from "./dist/node.js";
+      ${serveWith}
+      const loaded = Object.keys(createRequire(process.cwd() + "/").cache).some((file) => file.includes("/prom-client/"));
+      console.log(JSON.stringify(loaded));
+      process.exit(0);`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: fileURLToPath(new URL("../../../", import.meta.url)),
+      encoding: "utf8",
+    });
+    expect(child.stderr).toBe("");
+    return JSON.parse(child.stdout.trim().split("\n").at(-1)!) as boolean;
+  };
+
+  it("is not loaded by importing crdshift/node, nor by serve() without CRDSHIFT_METRICS_BIND_ADDRESS", () => {
+    expect(loadedAfter("")).toBe(false);
+    expect(
+      loadedAfter(`serve(createRegistry([]), { port: 0, banner: false, handleSignals: false, env: {} }).close();`),
+    ).toBe(false);
+  });
+
+  it("is loaded once the address is set", () => {
+    expect(
+      loadedAfter(
+        `serve(createRegistry([]), { port: 0, banner: false, handleSignals: false, env: { CRDSHIFT_METRICS_BIND_ADDRESS: "127.0.0.1:0" } }).close();`,
+      ),
+    ).toBe(true);
   });
 });
