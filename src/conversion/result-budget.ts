@@ -56,14 +56,7 @@ export class ResultBudget {
    * as they are read.
    */
   chargeList(length: number): void {
-    if (2 * length > this.left + this.rest)
-      throw new Unreadable(
-        `holds a list of ${length} items`,
-        `, more than fit in ${this.maxBytes} bytes of JSON, this webhook's limit per object (CRDSHIFT_MAX_OBJECT_BYTES)`,
-        undefined,
-        "result-too-large",
-      );
-    this.charge(1);
+    this.chargeEntries(length, 2, "a list", "items");
   }
 
   /**
@@ -72,9 +65,14 @@ export class ResultBudget {
    * cannot hold fails here. Its names and values are counted as they are read.
    */
   chargeMap(count: number): void {
-    if (6 * count > this.left + this.rest)
+    this.chargeEntries(count, 6, "a map", "entries");
+  }
+
+  /** The words are put together only for the failure: lists are charged on the read path. */
+  private chargeEntries(count: number, leastBytes: number, container: string, entries: string): void {
+    if (leastBytes * count > this.left + this.rest)
       throw new Unreadable(
-        `holds a map of ${count} entries`,
+        `holds ${container} of ${count} ${entries}`,
         `, more than fit in ${this.maxBytes} bytes of JSON, this webhook's limit per object (CRDSHIFT_MAX_OBJECT_BYTES)`,
         undefined,
         "result-too-large",
