@@ -292,6 +292,35 @@ describe("the built Lambda bundle with CRDSHIFT_ALLOWED_SOURCES", () => {
   });
 });
 
+describe("the built Lambda bundle and the function's memory", () => {
+  // About 1.5 MiB of `{}` items: a tree of over 100 MiB, more than a 128 MB function has.
+  const dense = () => {
+    const review = read("docs-v1.json") as { request: { objects: Record<string, unknown>[] } };
+    const object = review.request.objects[0]!;
+    review.request.objects = [{ ...object, items: new Array(500_000).fill({}) }];
+    return JSON.stringify(review);
+  };
+
+  it("admits what a function given 128 MB can hold, refusing a denser review by name, and converts it given 512 MB", async () => {
+    const body = dense();
+    for (const [memory, status] of [
+      ["128", "Failure"],
+      ["512", "Success"],
+    ] as const) {
+      const host = new LambdaHost({ CRDSHIFT_TOKEN: TOKEN, AWS_LAMBDA_FUNCTION_MEMORY_SIZE: memory });
+      try {
+        const result = await host.invoke(functionUrlEvent({ path, body }));
+        expect(result.statusCode).toBe(200);
+        const { response } = JSON.parse(result.body!);
+        expect(response.result.status, memory).toBe(status);
+        if (status === "Failure") expect(response.result.message).toContain("CRDSHIFT_MAX_BYTES_IN_FLIGHT");
+      } finally {
+        await host.stop();
+      }
+    }
+  });
+});
+
 describe("the built Lambda bundle with metrics to CloudWatch through PutMetricData", () => {
   it("loads the SDK only when configured, and sends the review's metrics with the function's credentials", async () => {
     const bundle = readFileSync(LAMBDA_BUNDLE, "utf8");

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { functionMemoryCap } from "./function-memory";
 import { jsonLogger } from "../../log";
 import type { Registry } from "../../conversion";
 import { importCloudWatchSdk } from "../../metrics/cloudwatch-sdk";
@@ -61,9 +62,15 @@ function lambdaCallerAddress(c: Context): string | undefined {
 export function createHandler(registry: Registry, options: HandlerOptions = {}): FunctionUrlHandler {
   // From here on this process's global Response is crdshift's own (see global-response.ts).
   installLightResponse();
+  const memoryCap = functionMemoryCap(process.env);
   const started = startApp(registry, {
     env: process.env,
-    defaults: { metrics: "emf", bodyLimitBytes: FUNCTION_URL_PAYLOAD_BYTES, replyLimitBytes: FUNCTION_URL_REPLY_BYTES },
+    defaults: {
+      metrics: "emf",
+      bodyLimitBytes: FUNCTION_URL_PAYLOAD_BYTES,
+      replyLimitBytes: FUNCTION_URL_REPLY_BYTES,
+      ...(memoryCap === undefined ? {} : { maxBytesInFlight: memoryCap }),
+    },
     log: jsonLogger,
     // Straight to stdout: EMF lines must be bare JSON, without the runtime's console.log prefix.
     writeMetricLine: (line) => process.stdout.write(`${line}\n`),
