@@ -6,9 +6,9 @@ import { kindLabel } from "../../kube";
 import type { Registry } from "../../conversion";
 import { importCloudWatchSdk } from "../../metrics/cloudwatch-sdk";
 import { createPrometheusMetrics } from "../../metrics/prometheus";
-import { createMetricsListener, readMetricsAddress } from "./metrics-listener";
+import { createMetricsListener, listenForMetrics, readMetricsAddress } from "./metrics-listener";
 import { createNodeServer, nodeCallerAddress } from "./node-server";
-import { ConfigError, startApp } from "../../server";
+import { startApp } from "../../server";
 
 export interface ServeOptions {
   /** Port to listen on; 0 picks a free one. Default: `PORT` from the environment, else 8787. */
@@ -113,26 +113,14 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
         error && (error as NodeJS.ErrnoException).code !== "ERR_SERVER_NOT_RUNNING" ? reject(error) : resolve(),
       ),
     );
-  // An address it cannot bind (in use, not this host's, a name that does not resolve) is a
-  // configuration error, said in one log line, not an uncaught 'error' event's stack: the
-  // webhook's server is closed too, and `listening` rejects with a ConfigError.
   const metricsListening =
     metricsServer && metricsAddress
-      ? new Promise<string>((resolve, reject) => {
-          metricsServer.once("error", (error: NodeJS.ErrnoException) => {
-            const why = new ConfigError(
-              `CRDSHIFT_METRICS_BIND_ADDRESS ${JSON.stringify(env.CRDSHIFT_METRICS_BIND_ADDRESS?.trim())}: cannot listen there (${error.code ?? error.message})`,
-            );
-            log({ level: "error", msg: "configuration error", error: why.message });
-            if (options.handleSignals ?? true) process.exitCode = 1;
-            if (server.listening) server.close();
-            else server.once("listening", () => server.close());
-            reject(why);
-          });
-          metricsServer.listen(metricsAddress.port, metricsAddress.hostname, () =>
-            resolve(`http://${hostPort(metricsServer.address() as AddressInfo)}/metrics`),
-          );
-        })
+      ? listenForMetrics(metricsServer, metricsAddress, env.CRDSHIFT_METRICS_BIND_ADDRESS, (why) => {
+          log({ level: "error", msg: "configuration error", error: why.message });
+          if (options.handleSignals ?? true) process.exitCode = 1;
+          if (server.listening) server.close();
+          else server.once("listening", () => server.close());
+        }).then((info) => `http://${hostPort(info)}/metrics`)
       : undefined;
   const listening = metricsListening
     ? Promise.all([webhookListening, metricsListening]).then(([webhook, metricsUrl]) => ({ ...webhook, metricsUrl }))
