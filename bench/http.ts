@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import autocannon from "autocannon";
+import { type PostsAnswered, postWithAutocannon } from "./autocannon-posts";
 import { reviewBody } from "./objects";
 import { besideBench, inRepo } from "./paths";
 import { median } from "./stats";
@@ -28,12 +28,7 @@ export const CRDSHIFT_SERVER: Peer = {
 };
 export const NAIVE_WEBHOOK: Peer = { name: "naive", script: besideBench("naive-webhook.mjs"), port: 18788, path: "/" };
 
-export interface Load {
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
+export interface Load extends PostsAnswered {
   /**
    * The server's own CPU time (user + system, from /proc) per request answered: unlike req/s,
    * it does not count the time the server waited for a core the load generator held.
@@ -141,23 +136,12 @@ export function summary(runs: Load[]): HttpSide {
 
 export async function load(peer: Peer, body: string, seconds: number, connections: number): Promise<Load> {
   const before = cpuSeconds(peer.pid);
-  const result = await autocannon({
-    url: `http://127.0.0.1:${peer.port}${peer.path}`,
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body,
-    connections,
-    duration: seconds,
-  });
+  const answered = await postWithAutocannon(`http://127.0.0.1:${peer.port}${peer.path}`, body, connections, seconds);
   const after = cpuSeconds(peer.pid);
   return {
-    requests: result.requests.total,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
-    cpuUs: ((after.user + after.system - before.user - before.system) * 1e6) / result.requests.total,
-    systemUs: ((after.system - before.system) * 1e6) / result.requests.total,
+    ...answered,
+    cpuUs: ((after.user + after.system - before.user - before.system) * 1e6) / answered.requests,
+    systemUs: ((after.system - before.system) * 1e6) / answered.requests,
   };
 }
 

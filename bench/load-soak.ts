@@ -1,4 +1,4 @@
-import autocannon from "autocannon";
+import { type PostsAnswered, postWithAutocannon } from "./autocannon-posts";
 import { CRDSHIFT_SERVER, withServers } from "./http";
 import { freePort } from "./load-targets";
 import { reviewBody } from "./objects";
@@ -10,15 +10,7 @@ const GROWTH_BOUND_MIB = 32;
 export interface Soak {
   seconds: number;
   connections: number;
-  rows: Array<{
-    objects: number;
-    requests: number;
-    rps: number;
-    p50: number;
-    p99: number;
-    errors: number;
-    rssMaxMiB: number;
-  }>;
+  rows: Array<PostsAnswered & { objects: number; rssMaxMiB: number }>;
   rss: { beforeMiB: number; afterMiB: number; peakMiB: number };
   errors: number;
   ok: boolean;
@@ -34,23 +26,8 @@ export async function soak(seconds: number, say: (line: string) => void): Promis
   const connections = 50;
   return withServers([{ ...CRDSHIFT_SERVER, port: await freePort() }], async ([server]) => {
     const { port, path, pid } = server!;
-    const drive = async (body: string, duration: number) => {
-      const result = await autocannon({
-        url: `http://127.0.0.1:${port}${path}`,
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body,
-        connections,
-        duration,
-      });
-      return {
-        requests: result.requests.total,
-        rps: result.requests.average,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        errors: result.errors + result.timeouts + result.non2xx,
-      };
-    };
+    const drive = (body: string, seconds: number) =>
+      postWithAutocannon(`http://127.0.0.1:${port}${path}`, body, connections, seconds);
     const rss = () => residentBytes(pid!).now / MiB;
     say(`soak: ${seconds} s per review size, ${connections} connections, autocannon, server pid ${pid}`);
     await drive(reviewBody(1), 3); // warm up the JIT before the first memory reading

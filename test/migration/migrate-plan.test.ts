@@ -1,23 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { closedPort } from "../cli/local-server";
-import type { ApiserverStandIn } from "./stand-in/apiserver-stand-in";
 import { writeKubeconfig } from "./stand-in/kubeconfig";
-import { crdshift, startCluster, startWebhook, storedVersions, v1, v1beta1 } from "./stand-in/scenario";
-
-let webhook: Awaited<ReturnType<typeof startWebhook>>;
-const clusters: ApiserverStandIn[] = [];
-
-beforeAll(async () => {
-  webhook = await startWebhook();
-}, 30_000);
-
-afterAll(async () => {
-  await Promise.all(clusters.map((cluster) => cluster.close()));
-  await webhook?.close();
-});
+import { crdshift, storedVersions, v1, v1beta1 } from "./stand-in/scenario";
+import { useStandIn } from "./stand-in/use-stand-in";
 
 const objects = () => [
   v1beta1("default", "a", "a.example.com:80"),
@@ -25,11 +13,7 @@ const objects = () => [
   v1("default", "c", "c.example.com", "82"),
 ];
 
-async function cluster(options: { migrationApi?: string } = {}, seeded = objects()) {
-  const started = await startCluster({ ...options, webhookUrl: webhook.url }, seeded);
-  clusters.push(started.apiserver);
-  return started;
-}
+const { cluster } = useStandIn(objects);
 
 describe("crdshift migrate plan", () => {
   it("says what is stored where, how many objects, and what it would do, writing nothing", async () => {

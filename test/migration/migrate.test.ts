@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ApiserverStandIn } from "./stand-in/apiserver-stand-in";
 import { StatusError } from "./stand-in/stored-objects";
-import { crdshift, startCluster, startWebhook, storedVersions, v1, v1beta1 } from "./stand-in/scenario";
+import { crdshift, storedVersions, v1, v1beta1 } from "./stand-in/scenario";
+import { useStandIn } from "./stand-in/use-stand-in";
 
 /**
  * crdshift migrate against a stand-in apiserver (test/migration/stand-in/) that stores each
  * object in a version and converts through crdshift's real webhook over HTTP, reached through
  * @kubernetes/client-node and a kubeconfig, as a cluster would be.
  */
-
-let webhook: Awaited<ReturnType<typeof startWebhook>>;
-const clusters: ApiserverStandIn[] = [];
-
-beforeAll(async () => {
-  webhook = await startWebhook();
-}, 30_000);
-
-afterAll(async () => {
-  await Promise.all(clusters.map((cluster) => cluster.close()));
-  await webhook?.close();
-});
 
 /** Ten CronTabs in two namespaces: seven still stored in v1beta1, three written since the switch to v1. */
 function crontabs(): Record<string, unknown>[] {
@@ -30,14 +19,7 @@ function crontabs(): Record<string, unknown>[] {
   ];
 }
 
-async function cluster(
-  options: Parameters<typeof startCluster>[0] extends infer O ? Omit<O, "webhookUrl"> : never,
-  objects = crontabs(),
-) {
-  const started = await startCluster({ ...options, webhookUrl: webhook.url }, objects);
-  clusters.push(started.apiserver);
-  return started;
-}
+const { cluster } = useStandIn(crontabs);
 
 describe("crdshift migrate, by no-op updates", () => {
   it("rewrites every object across pages, a conflict, a deletion and an expired continue token, prunes storedVersions to [v1], and a second run does nothing", async () => {

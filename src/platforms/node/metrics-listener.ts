@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PrometheusMetrics } from "../../metrics/prometheus";
 import { ConfigError } from "../../server";
+import { listenAt } from "./listen-at";
 import { applyNodeTimeouts } from "./node-timeouts";
 
 /** Where `/metrics` listens: an address and port of its own, never the webhook's. */
@@ -53,25 +54,12 @@ export function createMetricsListener(prometheus: PrometheusMetrics): Server {
   );
 }
 
-/**
- * Listens at `address`. One it cannot bind (in use, not this host's, a name that does not
- * resolve) is a configuration error, given to `refused` and rejected with, never an uncaught
- * 'error' event's stack.
- */
+/** Listens at `address`; one it cannot bind is a configuration error naming the variable (listen-at.ts). */
 export function listenForMetrics(
   listener: Server,
   address: MetricsAddress,
   setting: string | undefined,
   refused: (why: ConfigError) => void,
 ): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    listener.once("error", (error: NodeJS.ErrnoException) => {
-      const why = new ConfigError(
-        `${VARIABLE} ${JSON.stringify(setting?.trim())}: cannot listen there (${error.code ?? error.message})`,
-      );
-      refused(why);
-      reject(why);
-    });
-    listener.listen(address.port, address.hostname, () => resolve(listener.address() as AddressInfo));
-  });
+  return listenAt(listener, address.port, address.hostname, `${VARIABLE} ${JSON.stringify(setting?.trim())}`, refused);
 }

@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServerType } from "@hono/node-server";
 import { createJsonLogger } from "../../log";
@@ -8,10 +8,15 @@ import { importCloudWatchSdk } from "../../metrics/cloudwatch-sdk";
 import { createPrometheusMetrics } from "../../metrics/prometheus";
 import { createMetricsListener, listenForMetrics, readMetricsAddress } from "./metrics-listener";
 import { createNodeServer, nodeCallerAddress } from "./node-server";
-import { startApp } from "../../server";
+import { type ConfigError, startApp } from "../../server";
+import { listenAt } from "./listen-at";
+import { readWebhookAddress } from "./webhook-address";
 
 export interface ServeOptions {
-  /** Port to listen on; 0 picks a free one. Default: `PORT` from the environment, else 8787. */
+  /**
+   * Port to listen on; 0 picks a free one. Default: `PORT` from the environment, else 8787.
+   * Not a port number: a `ConfigError` at once; one that cannot be bound: `listening` rejects with one.
+   */
   port?: number;
   /** Address to bind. Default: `HOST` from the environment, else 127.0.0.1 (loopback only). */
   hostname?: string;
@@ -65,15 +70,14 @@ export interface Listening {
 export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftServer {
   const startedAt = Date.now();
   const env = options.env ?? process.env;
-  const port = options.port ?? Number(env.PORT ?? 8787);
-  const hostname = options.hostname ?? env.HOST ?? "127.0.0.1";
   // Straight to the streams: console.log's formatting costs more than the line is worth here.
   const log = createJsonLogger((line, record) =>
     (record.level === "error" ? process.stderr : process.stdout).write(`${line}\n`),
   );
   const writeMetricLine = (line: string) => process.stdout.write(`${line}\n`);
-  let metricsAddress;
+  let address, metricsAddress;
   try {
+    address = readWebhookAddress(options, env);
     metricsAddress = readMetricsAddress(env.CRDSHIFT_METRICS_BIND_ADDRESS);
   } catch (error) {
     log({ level: "error", msg: "configuration error", error: (error as Error).message });
@@ -93,19 +97,30 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
   if (!started.ok) throw started.error;
   const path = started.config.tokens.length > 0 ? "/convert/$CRDSHIFT_TOKEN" : "/convert";
 
-  const server = createNodeServer(started.app, hostname);
+  const server = createNodeServer(started.app, address.hostname);
   if (prometheus) {
     server.on("request", (_request, response: ServerResponse) => response.once("close", prometheus.requestStarted()));
   }
   const metricsServer = prometheus ? createMetricsListener(prometheus) : undefined;
-  const webhookListening = new Promise<Listening>((resolve) =>
-    server.listen(port, hostname, () => {
-      const info = server.address() as AddressInfo;
-      const url = `http://${hostPort(info)}${path}`;
-      if (options.banner ?? true) console.log(banner(registry, url, path));
-      resolve({ url, address: info.address, port: info.port });
-    }),
-  );
+  // Either address refused: said once in the log, the process to exit 1 once the other is closed.
+  const refusedClosing = (other: Server | undefined) => (why: ConfigError) => {
+    log({ level: "error", msg: "configuration error", error: why.message });
+    if (options.handleSignals ?? true) process.exitCode = 1;
+    if (!other) return;
+    if (other.listening) other.close();
+    else other.once("listening", () => other.close());
+  };
+  const webhookListening = listenAt(
+    server,
+    address.port,
+    address.hostname,
+    address.setting,
+    refusedClosing(metricsServer),
+  ).then((info): Listening => {
+    const url = `http://${hostPort(info)}${path}`;
+    if (options.banner ?? true) console.log(banner(registry, url, path));
+    return { url, address: info.address, port: info.port };
+  });
   const closeOne = (one: { close(done: (error?: Error) => void): unknown }) =>
     new Promise<void>((resolve, reject) =>
       // Not running: never listened (its address was refused), or closed already.
@@ -115,12 +130,9 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
     );
   const metricsListening =
     metricsServer && metricsAddress
-      ? listenForMetrics(metricsServer, metricsAddress, env.CRDSHIFT_METRICS_BIND_ADDRESS, (why) => {
-          log({ level: "error", msg: "configuration error", error: why.message });
-          if (options.handleSignals ?? true) process.exitCode = 1;
-          if (server.listening) server.close();
-          else server.once("listening", () => server.close());
-        }).then((info) => `http://${hostPort(info)}/metrics`)
+      ? listenForMetrics(metricsServer, metricsAddress, env.CRDSHIFT_METRICS_BIND_ADDRESS, refusedClosing(server)).then(
+          (info) => `http://${hostPort(info)}/metrics`,
+        )
       : undefined;
   const listening = metricsListening
     ? Promise.all([webhookListening, metricsListening]).then(([webhook, metricsUrl]) => ({ ...webhook, metricsUrl }))
