@@ -38,10 +38,12 @@ while (estimate(denseReviewBody(denseMiB * MiB)) > DEFAULTS.maxBytesInFlight) de
 const dense = Buffer.from(denseReviewBody(denseMiB * MiB));
 
 // The heap limit `npm start` gives Node, read from its script so that the two cannot differ.
-const startScript = (JSON.parse(readFileSync(inRepo("package.json"), "utf8")) as { scripts: { start: string } }).scripts
-  .start;
-const HEAP_FLAG = /--max-old-space-size=\d+/.exec(startScript)?.[0];
-if (HEAP_FLAG === undefined) throw new Error(`npm start sets no --max-old-space-size: ${startScript}`);
+const HEAP_FLAG = (() => {
+  const { scripts } = JSON.parse(readFileSync(inRepo("package.json"), "utf8")) as { scripts: { start: string } };
+  const flag = /--max-old-space-size=\d+/.exec(scripts.start)?.[0];
+  if (flag === undefined) throw new Error(`npm start sets no --max-old-space-size: ${scripts.start}`);
+  return flag;
+})();
 
 interface Server {
   child: ChildProcess;
