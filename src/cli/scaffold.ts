@@ -74,7 +74,9 @@ function packageJson(input: ScaffoldInput): string {
     private: true,
     type: "module",
     scripts: {
-      start: "npm run build:server --silent && node dist/server.js",
+      // The heap V8 may grow before it must collect, sized for the default in-flight cap
+      // (docs/platforms.md: Node); without it, Node sizes the heap from the machine.
+      start: "npm run build:server --silent && node --max-old-space-size=320 dist/server.js",
       // The type checker first: a converter that assigns a string to a number fails here, by name.
       test: "tsc --noEmit && vitest run",
       check: `crdshift check ${crds}`,
@@ -262,7 +264,8 @@ credentials, so the URL's last segment is the secret.
 - AWS Lambda (function URL): \`npm run deploy:aws -- --parameters PathToken=TOKEN\`; the stack's
   output \`WebhookUrlPrefix\` is the URL without the token.
 - Anywhere Node runs: \`CRDSHIFT_TOKEN=… npm start\` behind HTTPS (set \`HOST\` to listen beyond
-  127.0.0.1).
+  127.0.0.1). \`npm start\` gives Node a heap of 320 MiB (\`--max-old-space-size\`), room for the
+  256 MiB that reviews may hold at once (\`CRDSHIFT_MAX_BYTES_IN_FLIGHT\`): raise both together.
 
 ${crdStep}
 `;

@@ -79,6 +79,11 @@ describe("crdshift init", () => {
     );
     expect(pkg.dependencies.crdshift).toBe(`^${ownPackage().version}`);
     expect(pkg.scripts.test).toBe("tsc --noEmit && vitest run");
+    // The heap crdshift's own npm start gives Node, sized for the default in-flight cap.
+    const heapFlag = (
+      JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as typeof pkg
+    ).scripts.start!.match(/--max-old-space-size=\d+/)![0];
+    expect(pkg.scripts.start).toBe(`npm run build:server --silent && node ${heapFlag} dist/server.js`);
     expect(read(dir, "crdshift.config.ts")).toContain(
       'export const crds = ["crds/widgets.example.com.yaml", "crds/gadgets.example.com.yaml"];',
     );

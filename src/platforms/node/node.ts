@@ -9,6 +9,7 @@ import { createPrometheusMetrics } from "../../metrics/prometheus";
 import { createMetricsListener, listenForMetrics, readMetricsAddress } from "./metrics-listener";
 import { createNodeServer, nodeCallerAddress } from "./node-server";
 import { type ConfigError, startApp } from "../../server";
+import { heapBoundCap, heapLimitWarning, heapSizeLimit } from "./heap-limit";
 import { listenAt } from "./listen-at";
 import { readWebhookAddress } from "./webhook-address";
 
@@ -84,8 +85,10 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
     throw error;
   }
   const prometheus = metricsAddress ? createPrometheusMetrics() : undefined;
+  const heapLimit = heapSizeLimit();
   const started = startApp(registry, {
     env,
+    defaults: { maxBytesInFlight: heapBoundCap(heapLimit) },
     log,
     writeMetricLine,
     loadCloudWatchSdk: importCloudWatchSdk,
@@ -95,6 +98,8 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
     ...(options.shadow ? { shadow: options.shadow } : {}),
   });
   if (!started.ok) throw started.error;
+  const heapWarning = heapLimitWarning(started.config.maxBytesInFlight, heapLimit);
+  if (heapWarning) log({ level: "warn", msg: "heap limit below the in-flight cap", why: heapWarning });
   const path = started.config.tokens.length > 0 ? "/convert/$CRDSHIFT_TOKEN" : "/convert";
 
   const server = createNodeServer(started.app, address.hostname);
