@@ -12,6 +12,11 @@ import { checkReply, type SentReview } from "../../src/kube/apiserver/apiserver-
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = `${root}bin/crdshift.mjs`;
+/**
+ * For the tests below that start processes (node, npx): seconds each on a quiet machine, but with
+ * two suites on 2 cores a spawn of npx took past the 30 s default. A hang still ends the test.
+ */
+const SPAWNS = { timeout: 120_000 };
 const URL_WITH_TOKEN = "https://crdshift.example.workers.dev/convert/cli-test-token-0123456789";
 
 /** The real command, as `npx crdshift` runs it: node, the bin file, the repo as cwd. */
@@ -28,7 +33,7 @@ async function run(args: string[], stdin = "", cwd = root) {
   return { code, stdout, stderr };
 }
 
-describe("crdshift convert", () => {
+describe("crdshift convert", SPAWNS, () => {
   it("turns the docs example's v1beta1 objects into v1 (from a clean checkout, through npx)", () => {
     const result = spawnSync(
       "npx",
@@ -164,7 +169,7 @@ const crdV1 = z.object({
   }),
 });
 
-describe("crdshift crd", () => {
+describe("crdshift crd", SPAWNS, () => {
   it("writes a CRD the v1 schema accepts with the conversion stanza, keeping the input's comments", () => {
     const { code, stdout, stderr } = crdshift([
       "crd",
@@ -251,7 +256,7 @@ spec:
   });
 });
 
-describe("crdshift check", () => {
+describe("crdshift check", SPAWNS, () => {
   it("passes on the examples against the CRDs this repository's crdshift.config.ts names, with each pair's coverage and its refusals by declared reason", () => {
     const { code, stdout } = crdshift(["check", "--runs", "50"]);
     expect(stdout).toContain("CronTab.example.com against examples/crds/crontabs.example.com.yaml\n");
@@ -297,7 +302,7 @@ describe("crdshift check", () => {
   });
 });
 
-describe("finding the registry", () => {
+describe("finding the registry", SPAWNS, () => {
   const inTempDir = async (files: Record<string, string>, test: (dir: string) => Promise<void>) => {
     const dir = mkdtempSync(join(tmpdir(), "crdshift-cli-"));
     try {
