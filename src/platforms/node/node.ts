@@ -147,7 +147,8 @@ export function serve(registry: Registry, options: ServeOptions = {}): CrdshiftS
   const close = () =>
     Promise.all([closeOne(server), ...(metricsServer ? [closeOne(metricsServer)] : [])]).then(() => {});
   if (options.handleSignals ?? true) {
-    const stop = () => void close().then(() => process.exit(0));
+    // An address refused before the signal has set exit code 1: keep it.
+    const stop = () => void close().then(() => process.exit(process.exitCode ?? 0));
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, stop);
     server.once("close", () => {
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.off(signal, stop);

@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import { ConfigError } from "crdshift";
 import { serve } from "crdshift/node";
 import { describe, expect, it, vi } from "vitest";
@@ -52,7 +54,7 @@ describe("serve(registry) from crdshift/node", () => {
   };
 
   it("takes PORT and HOST from the environment, trimmed as every setting is", async () => {
-    const server = serve(registry, { ...fromEnv, env: { PORT: " 0 ", HOST: " localhost " } });
+    const server = serve(registry, { ...fromEnv, env: { PORT: " 0 ", HOST: " 127.0.0.1 " } });
     try {
       expect((await server.listening).port).toBeGreaterThan(0);
     } finally {
@@ -118,6 +120,32 @@ describe("serve(registry) from crdshift/node", () => {
       expect(JSON.parse(logged[0]!)).toMatchObject({ level: "error", msg: "configuration error" });
     } finally {
       stderr.restore();
+      taken.close();
+    }
+  });
+
+  it("keeps exit code 1 for a refused address when a signal ends the process later", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as AddressInfo;
+    // A program that lives on after serve() (a timer of its own), ended by its supervisor's SIGTERM.
+    const script = `
+      import { createRegistry } from "./dist/index.js";
+      import { serve } from "./dist/node.js";
+      setInterval(() => {}, 1000);
+      serve(createRegistry([]), { banner: false, env: { PORT: "${port}" } }).listening.catch(() => console.log("refused"));`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: fileURLToPath(new URL("../../../", import.meta.url)),
+    });
+    try {
+      let stdout = "";
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      await vi.waitFor(() => expect(stdout).toContain("refused"), { timeout: 20_000, interval: 50 });
+      child.kill("SIGTERM");
+      expect(await exited).toBe(1);
+    } finally {
+      child.kill("SIGKILL");
       taken.close();
     }
   });
