@@ -1,7 +1,11 @@
 import { getHeapStatistics } from "node:v8";
 import { DEFAULTS } from "../../server";
 
-/** The young generation's share of `heap_size_limit` on 64-bit V8: a review's trees do not stay there. */
+/**
+ * The young generation's share of `heap_size_limit` on 64-bit V8 on a host of over 2 GiB (V8 gives
+ * it less on smaller ones): a review's trees do not stay there. Advice counts the whole reserve,
+ * which holds whatever the young generation's size.
+ */
 const YOUNG_GENERATION_BYTES = 48 * 1024 * 1024;
 /**
  * What the old space keeps from reviews: the server's own heap idle (about 10 MiB) and room for
@@ -37,7 +41,7 @@ export function heapLimitWarning(capBytes: number, limitBytes: number): string |
   if (capBytes <= room) return undefined;
   return (
     `CRDSHIFT_MAX_BYTES_IN_FLIGHT (${mebibytes(capBytes)} MiB) is more than V8's heap limit (${mebibytes(limitBytes)} MiB) leaves for reviews (${mebibytes(room)} MiB): ` +
-    `reviews admitted at once could run the process out of memory; give Node a larger heap (--max-old-space-size=${mebibytes(capBytes + OLD_SPACE_RESERVE_BYTES)} at least) ` +
+    `reviews admitted at once could run the process out of memory; give Node a larger heap (--max-old-space-size=${mebibytes(capBytes + HEAP_RESERVE_BYTES)} at least) ` +
     "or lower CRDSHIFT_MAX_BYTES_IN_FLIGHT (and CRDSHIFT_BODY_LIMIT_BYTES, which it must leave room for)"
   );
 }
