@@ -41,11 +41,14 @@ export function heapLimitWarning(capBytes: number, limitBytes: number): string |
   if (capBytes <= room) return undefined;
   return (
     `CRDSHIFT_MAX_BYTES_IN_FLIGHT (${mebibytes(capBytes)} MiB) is more than V8's heap limit (${mebibytes(limitBytes)} MiB) leaves for reviews (${mebibytes(room)} MiB): ` +
-    `reviews admitted at once could run the process out of memory; give Node a larger heap (--max-old-space-size=${mebibytes(capBytes + HEAP_RESERVE_BYTES)} at least) ` +
+    `reviews admitted at once could run the process out of memory; give Node a larger heap (--max-old-space-size=${Math.ceil((capBytes + HEAP_RESERVE_BYTES) / MiB)} at least) ` +
     "or lower CRDSHIFT_MAX_BYTES_IN_FLIGHT (and CRDSHIFT_BODY_LIMIT_BYTES, which it must leave room for)"
   );
 }
 
+const MiB = 1024 * 1024;
+
+/** For the message; the flag to set is rounded up, so that it is enough. */
 function mebibytes(bytes: number): number {
-  return Math.round(bytes / (1024 * 1024));
+  return Math.round(bytes / MiB);
 }

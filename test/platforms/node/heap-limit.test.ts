@@ -40,6 +40,10 @@ describe("the Node server's in-flight cap and V8's heap limit", () => {
     expect(warning).toContain("leaves for reviews (48 MiB)");
     // The whole reserve: enough wherever V8 sizes the young generation smaller (small hosts).
     expect(warning).toContain("--max-old-space-size=224 at least");
+    // A cap set in bytes, not whole MiB: the flag rounded up, so following it clears the warning.
+    const odd = 128 * MiB + 1;
+    expect(heapLimitWarning(odd, limitFor(96))).toContain("--max-old-space-size=225 at least");
+    expect(heapLimitWarning(odd, 225 * MiB)).toBeUndefined();
   });
 
   it("reads this process's own limit from V8", () => {
