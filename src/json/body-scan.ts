@@ -141,8 +141,12 @@ export function scanBody(text: string, itemLimitBytes = Infinity, itemsPlaced = 
         if (metadataStart > metadataEnd) metadataEnd = i + 1;
       } else if (depth === 3 && inObjects) {
         inObjects = false;
-        objects!.end = i;
-        objects!.count = index > 0 || !blank(text, objects!.start + 1, i) ? index + 1 : 0;
+        // Closed by `}`, the body is not JSON: left unclosed, so the body is parsed whole and said
+        // to be broken where it breaks (the envelope is decoded with this span cut out, unseen).
+        if (c === 93) {
+          objects!.end = i;
+          objects!.count = index > 0 || !blank(text, objects!.start + 1, i) ? index + 1 : 0;
+        }
       } else if (depth === 2) {
         inRequest = false;
       }

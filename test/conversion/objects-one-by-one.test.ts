@@ -85,6 +85,22 @@ describe("objects decoded one at a time", () => {
     );
   });
 
+  it("refuse as not JSON a body whose objects array is closed by a brace, whatever its objects' outcome", async () => {
+    // Found by the property above: the span cut out of the envelope swallowed the broken byte.
+    const objects = [
+      { apiVersion: `${GROUP}/v1`, kind: "Dial", metadata: { name: "a" } },
+      { apiVersion: "other.example.com/v1", kind: "Dial", metadata: { name: "b" } },
+    ];
+    const text = JSON.stringify({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "ConversionReview",
+      request: { uid: "u", desiredAPIVersion: `${GROUP}/v2`, objects },
+    }).replace(/\]\}\}$/, "}}}");
+    const { whole, oneByOne } = await both(text);
+    expect(whole).toMatchObject({ ok: false, reason: "invalid-json" });
+    expect(oneByOne).toEqual(whole);
+  });
+
   it("names every object in the report, those after a failure too", async () => {
     const objects = ["a", "b", "c"].map((name) => ({
       apiVersion: `${GROUP}/v1`,
